@@ -1,0 +1,3 @@
+"""ecsgen: a JSON schema of components in, a typed C ECS out."""
+
+VERSION = "0.1.0"

@@ -1,0 +1,43 @@
+"""The one error type of the generator: a problem at a place in a schema file."""
+
+import difflib
+
+
+class SchemaError(Exception):
+    """`file: json.path: message (hint)`, the form every schema problem is reported in."""
+
+    def __init__(self, file, path, message, hint=None):
+        super().__init__(message)
+        self.file = file
+        self.path = path
+        self.message = message
+        self.hint = hint
+
+    def __str__(self):
+        text = f"{self.file}: {self.path or '(top level)'}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+
+class SchemaErrors(Exception):
+    """Every problem found in one schema, in the order they were found."""
+
+    def __init__(self, errors):
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = list(errors)
+
+
+def json_path(parts):
+    """['components', 'pos', 'fields', 'x'] -> components.pos.fields.x; indexes as [3]."""
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += ("." if text else "") + str(part)
+    return text
+
+
+def did_you_mean(word, choices):
+    """A hint naming the closest choice, or None."""
+    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

@@ -1,0 +1,137 @@
+"""Reads a schema file: strict JSON, then its structure checked against ecsgen.schema.json."""
+
+import json
+import os
+
+import jsonschema
+
+from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
+from .types import describe_type_error
+
+SCHEMA_OF_SCHEMAS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                 "ecsgen.schema.json")
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _reject_duplicates(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def read_json(file, display):
+    """The parsed document; SchemaError with line and column for malformed JSON."""
+    try:
+        with open(file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise SchemaError(display, "", f"cannot read the schema: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise SchemaError(display, "", f"not UTF-8 text (byte {e.start})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise SchemaError(display, "", f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except _DuplicateKey as e:
+        line, col = _find_key(text, str(e))
+        raise SchemaError(display, "", f"duplicate key '{e}' at line {line}, column {col}",
+                          "JSON objects must not repeat a key: the second would silently win") from None
+    except ValueError as e:
+        raise SchemaError(display, "", f"malformed JSON: {e}") from None
+
+
+def _find_key(text, key):
+    """Line and column of the second occurrence of "key" (good enough for a message)."""
+    needle = json.dumps(key)
+    first = text.find(needle)
+    second = text.find(needle, first + 1)
+    at = second if second >= 0 else max(first, 0)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _describe(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    return json.dumps(value)
+
+
+_JSON_TYPE_NAMES = {"object": "an object", "array": "a list", "string": "a string",
+                    "integer": "an integer", "number": "a number", "boolean": "true or false"}
+
+
+def _translate(error, display):
+    """One jsonschema error as a SchemaError with a plain message."""
+    path = list(error.absolute_path)
+    kind = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    value = error.instance
+    if kind == "type":
+        expected = error.validator_value
+        expected = [expected] if isinstance(expected, str) else expected
+        wanted = " or ".join(_JSON_TYPE_NAMES.get(t, t) for t in expected)
+        return SchemaError(display, json_path(path), f"expected {wanted}, got {_describe(value)}")
+    if kind == "additionalProperties":
+        allowed = set(schema.get("properties", {}))
+        extra = sorted(set(value) - allowed)
+        key = extra[0] if extra else "?"
+        hint = did_you_mean(key, allowed) or (f"allowed: {', '.join(sorted(allowed))}" if allowed else None)
+        return SchemaError(display, json_path(path + [key]), f"unknown key '{key}'", hint)
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in value]
+        return SchemaError(display, json_path(path), f"missing key '{missing[0]}'")
+    if kind == "propertyNames":
+        return SchemaError(display, json_path(path + [str(error.instance)]),
+                           f"'{error.instance}' is not a valid name",
+                           "names are C identifiers: a letter, then letters, digits or _")
+    if kind in ("pattern", "maxLength") and schema.get("title") == "C identifier":
+        if kind == "maxLength":
+            return SchemaError(display, json_path(path), f"name '{value}' is longer than 63 characters")
+        return SchemaError(display, json_path(path), f"'{value}' is not a valid name",
+                           "names are C identifiers: a letter, then letters, digits or _")
+    if kind == "pattern" and schema.get("title") == "field type":
+        message, hint = describe_type_error(value)
+        return SchemaError(display, json_path(path), message, hint)
+    if kind in ("minimum", "maximum"):
+        word = "at least" if kind == "minimum" else "at most"
+        return SchemaError(display, json_path(path), f"must be {word} {error.validator_value}, got {_describe(value)}")
+    if kind == "minProperties":
+        return SchemaError(display, json_path(path), "must not be empty")
+    if kind == "minItems":
+        return SchemaError(display, json_path(path), "must list at least one name")
+    if kind == "maxItems":
+        return SchemaError(display, json_path(path), f"lists more than {error.validator_value} names")
+    if kind == "const":
+        return SchemaError(display, json_path(path), f"must be {_describe(error.validator_value)}, got {_describe(value)}")
+    return SchemaError(display, json_path(path), error.message)
+
+
+def check_structure(document, display):
+    """Validates against ecsgen.schema.json; SchemaErrors listing every problem, by path."""
+    with open(SCHEMA_OF_SCHEMAS, encoding="utf-8") as f:
+        meta = json.load(f)
+    validator = jsonschema.Draft7Validator(meta)
+    found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = []
+    seen = set()
+    for error in found:
+        translated = _translate(error, display)
+        if str(translated) not in seen:  # if/then/else can report one problem twice
+            seen.add(str(translated))
+            errors.append(translated)
+    if errors:
+        raise SchemaErrors(errors)

@@ -1,0 +1,454 @@
+"""The validated model of a schema. It owns every C name and literal: templates only print.
+
+build_model() runs the semantic checks a JSON Schema cannot express (C keywords, reserved
+names, defaults against types, queries and prefabs naming real components, C names that
+would clash after mangling) and reports all problems found as SchemaErrors."""
+
+from .c_literals import c_float, c_int, c_string
+from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
+from .types import FieldType, parse_type, zero_value
+
+C_KEYWORDS = frozenset("""
+auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef
+union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic
+_Imaginary _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr false
+nullptr static_assert thread_local true typeof typeof_unqual _BitInt _Decimal32 _Decimal64
+_Decimal128
+""".split())
+# Macros of the headers generated code includes, and names GNU C predefines.
+C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn complex imaginary".split())
+
+
+class Names:
+    """Every C spelling derived from the schema's name: `game_x` and `GAME_X`."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.upper = prefix.upper()
+
+    def fn(self, *parts):
+        return "_".join([self.prefix, *parts])
+
+    def type(self, *parts):
+        return self.fn(*parts) + "_t"
+
+    def macro(self, *parts):
+        return "_".join([self.upper, *(p.upper() for p in parts)])
+
+    def internal(self, *parts):
+        """Not for users: a double underscore after the prefix (schema names have none)."""
+        return self.prefix + "__" + "_".join(parts)
+
+
+class Field:
+    def __init__(self, component, name, field_type, default, doc, path):
+        self.component = component
+        self.name = name
+        self.type = field_type
+        self.default = default
+        self.doc = doc
+        self.path = path
+        names = component.names
+        self.enum_type = names.type(component.name, name) if field_type.scalar == "enum" else None
+        self.enum_tag = names.fn(component.name, name) if self.enum_type else None
+        self.enum_constants = [names.macro(component.name, name, v) for v in field_type.values]
+        self.enum_count = names.macro(component.name, name, "COUNT") if self.enum_type else None
+
+    @property
+    def element_c_type(self):
+        if self.type.is_string:
+            return "char"
+        if self.enum_type:
+            return self.enum_type
+        from .types import SCALARS
+        return SCALARS[self.type.scalar][0]
+
+    @property
+    def suffix(self):
+        return f"[{self.type.length}]" if self.type.length is not None else ""
+
+    @property
+    def is_block(self):
+        """Arrays and strings: copied with memcpy, reached through a pointer to an array."""
+        return self.type.length is not None
+
+    @property
+    def c_decl(self):
+        """As a struct member: `float x`, `char name[32]`."""
+        return f"{self.element_c_type} {self.name}{self.suffix}"
+
+    @property
+    def pointer_decl(self):
+        """A pointer to one value, or one row of an array field: `float *x`, `char (*name)[32]`."""
+        if self.is_block:
+            return f"{self.element_c_type} (*{self.name}){self.suffix}"
+        return f"{self.element_c_type} *{self.name}"
+
+    def literal(self, value):
+        t = self.type
+        if t.is_string:
+            return c_string(value)
+        if t.is_array:
+            return "{ " + ", ".join(self._scalar_literal(v) for v in value) + " }"
+        return self._scalar_literal(value)
+
+    def _scalar_literal(self, value):
+        t = self.type
+        if t.kind == "bool":
+            return "true" if value else "false"
+        if t.kind == "entity":
+            return "ECS_NULL"
+        if t.kind == "enum":
+            return self.enum_constants[t.values.index(value)]
+        if t.kind == "float":
+            return c_float(value, 32 if t.scalar == "f32" else 64)
+        low, _ = t.int_range()
+        return c_int(value, low < 0, int(t.scalar[1:]))
+
+    @property
+    def c_default(self):
+        return self.literal(self.default)
+
+
+class Component:
+    def __init__(self, names, name, doc, tag, singleton, path):
+        self.names = names
+        self.name = name
+        self.doc = doc
+        self.tag = tag
+        self.singleton = singleton
+        self.path = path
+        self.fields = []
+        self.type = None if tag else names.type(name)
+        self.struct_tag = None if tag else names.fn(name)
+        self.ref_type = names.type(name, "ref") if not (tag or singleton) else None
+        self.ref_tag = names.fn(name, "ref") if self.ref_type else None
+        self.pool_type = names.type(name, "pool") if not singleton else None
+        self.pool_tag = names.fn(name, "pool") if self.pool_type else None
+        self.default_macro = names.macro(name, "DEFAULT") if not tag else None
+        self.has_fn = names.fn("has", name)
+        self.get_fn = names.fn("get", name)
+        self.set_fn = names.fn("set", name)
+        self.add_fn = names.fn("add", name)
+        self.remove_fn = names.fn("remove", name)
+        self.ref_fn = names.fn("ref", name)
+        self.singleton_fn = names.fn("singleton", name)
+        self.insert_fn = names.internal(name, "insert")
+        self.grow_fn = names.internal(name, "grow")
+        self.write_fn = names.internal(name, "write")
+        self.erase_fn = names.internal(name, "erase")
+        self.fini_fn = names.internal(name, "fini")
+
+    @property
+    def pooled(self):
+        return not self.singleton
+
+    def initializer(self, values):
+        """A designated initializer with every field, `values` overriding the defaults."""
+        parts = [f".{f.name} = {f.literal(values.get(f.name, f.default))}" for f in self.fields]
+        return "{ " + ", ".join(parts) + " }"
+
+    @property
+    def c_default(self):
+        return f"(({self.type}){self.initializer({})})"
+
+    def generated_names(self):
+        """(identifier, what) for every file-scope C name this component produces."""
+        out = []
+        for attr in ("type", "struct_tag", "ref_type", "ref_tag", "pool_type", "pool_tag", "default_macro"):
+            if getattr(self, attr):
+                out.append(getattr(self, attr))
+        if self.singleton:
+            out.append(self.singleton_fn)
+        else:
+            out += [self.has_fn, self.add_fn, self.remove_fn]
+            if not self.tag:
+                out += [self.get_fn, self.set_fn, self.ref_fn]
+        return out
+
+
+class Query:
+    def __init__(self, names, name, all_of, none_of, doc, owned, path):
+        self.name = name
+        self.all = all_of
+        self.none = none_of
+        self.doc = doc
+        self.owned_hint = owned
+        self.path = path
+        self.each_macro = names.macro("EACH", name)
+
+
+class Prefab:
+    def __init__(self, names, name, parts, path):
+        self.name = name
+        self.parts = parts  # [(component, {field: value} or None for a tag)]
+        self.path = path
+        self.spawn_fn = names.fn("spawn", name)
+
+
+class Schema:
+    def __init__(self, source, name, doc, version, max_entities):
+        self.source = source
+        self.name = name
+        self.doc = doc
+        self.version = version
+        self.max_entities = max_entities
+        self.names = Names(name)
+        n = self.names
+        self.guard = n.macro("ECS_H")
+        self.world_type, self.world_tag = n.type("world"), n.fn("world")
+        self.components_type, self.components_tag = n.type("components"), n.fn("components")
+        self.singletons_type, self.singletons_tag = n.type("singletons"), n.fn("singletons")
+        self.desc_type, self.desc_tag = n.type("spawn_desc"), n.fn("spawn_desc")
+        self.iter_type, self.iter_tag = n.type("iter"), n.fn("iter")
+        self.fns = {k: n.fn(*k.split(".")) for k in (
+            "world_new", "world_free", "spawn", "destroy", "alive", "count",
+            "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json")}
+        self.each_macro = n.macro("EACH")
+        self.each_without_macro = n.macro("EACH", "WITHOUT")
+        self.term_has_macro = self.upper_internal("HAS")
+        self.term_not_macro = self.upper_internal("NOT")
+        self.term_set_macro = self.upper_internal("SET")
+        self.components = []
+        self.queries = []
+        self.prefabs = []
+
+    def upper_internal(self, what):
+        return f"{self.names.upper}__{what}"
+
+    @property
+    def pooled(self):
+        return [c for c in self.components if c.pooled]
+
+    @property
+    def data(self):
+        return [c for c in self.components if c.pooled and not c.tag]
+
+    @property
+    def tags(self):
+        return [c for c in self.components if c.tag]
+
+    @property
+    def singletons(self):
+        return [c for c in self.components if c.singleton]
+
+    def fixed_names(self):
+        return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
+                self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
+                self.iter_tag, self.each_macro, self.each_without_macro, *self.fns.values()]
+
+
+def _check_name(errors, file, path, name, what):
+    if name in C_KEYWORDS or name in C_MACROS:
+        errors.append(SchemaError(file, path, f"{what} '{name}' is a C keyword or standard macro",
+                                  "pick another name"))
+    elif "__" in name:
+        errors.append(SchemaError(file, path, f"{what} '{name}' contains '__'",
+                                  "double underscores are kept for ecsgen's internal names"))
+    elif name.lower().startswith("ecs_") or name.lower() == "ecs":
+        errors.append(SchemaError(file, path, f"{what} '{name}' uses the runtime's prefix 'ecs'",
+                                  "pick another name"))
+    else:
+        return True
+    return False
+
+
+def build_model(document, file):
+    """The Schema for a document that passed the structural check; SchemaErrors otherwise."""
+    errors = []
+    name = document["name"]
+    _check_name(errors, file, "name", name, "schema name")
+    schema = Schema(file, name, document.get("doc", ""), document.get("version", 1),
+                    document.get("max_entities", 0))
+    by_name = {}
+    for cname, spec in document["components"].items():
+        component = _build_component(errors, file, schema.names, cname, spec)
+        if component:
+            schema.components.append(component)
+            by_name[cname] = component
+    if document["components"] and not schema.pooled and not errors:
+        errors.append(SchemaError(file, "components", "every component is a singleton",
+                                  "an ECS needs at least one per-entity component"))
+    for qname, spec in document.get("queries", {}).items():
+        query = _build_query(errors, file, schema.names, by_name, qname, spec)
+        if query:
+            schema.queries.append(query)
+    for pname, spec in document.get("prefabs", {}).items():
+        prefab = _build_prefab(errors, file, schema.names, by_name, pname, spec)
+        if prefab:
+            schema.prefabs.append(prefab)
+    if not errors:
+        _check_clashes(errors, file, schema)
+    if errors:
+        raise SchemaErrors(errors)
+    return schema
+
+
+def _build_component(errors, file, names, cname, spec):
+    path = f"components.{cname}"
+    ok = _check_name(errors, file, path, cname, "component name")
+    if cname == "id":
+        errors.append(SchemaError(file, path, "the component name 'id' is reserved",
+                                  "saved worlds use 'id' for the entity's id"))
+        ok = False
+    tag, singleton = spec.get("tag", False), spec.get("singleton", False)
+    fields = spec.get("fields")
+    if tag and singleton:
+        errors.append(SchemaError(file, path, "a tag cannot be a singleton", "a singleton needs fields"))
+        return None
+    if tag and fields is not None:
+        errors.append(SchemaError(file, f"{path}.fields", "a tag has no fields",
+                                  "drop \"tag\": true to give it data"))
+        return None
+    if not tag and fields is None:
+        errors.append(SchemaError(file, path, "a component needs \"fields\" or \"tag\": true"))
+        return None
+    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path)
+    for fname, fspec in (fields or {}).items():
+        field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
+        if field:
+            component.fields.append(field)
+    return component if ok else None
+
+
+def _build_field(errors, file, component, fname, fspec, path):
+    ok = _check_name(errors, file, path, fname, "field name")
+    if isinstance(fspec, str):
+        fspec = {"type": fspec}
+    field_type = parse_type(fspec["type"])
+    if field_type.scalar == "enum":
+        values = fspec.get("values")
+        if values is None:
+            errors.append(SchemaError(file, f"{path}.values", "an enum needs \"values\"",
+                                      "e.g. \"values\": [\"idle\", \"chase\"]"))
+            return None
+        seen = {}
+        for k, value in enumerate(values):
+            key = value.upper()
+            if key in seen:
+                errors.append(SchemaError(file, f"{path}.values[{k}]",
+                                          f"duplicate enum value '{value}' (same C name as values[{seen[key]}])"))
+                ok = False
+            seen[key] = k
+        field_type.values = list(values)
+    elif "values" in fspec:
+        errors.append(SchemaError(file, f"{path}.values", "only an enum field has \"values\"",
+                                  f"this field's type is {fspec['type']}"))
+        return None
+    if "default" in fspec:
+        try:
+            default = field_type.check_default(fspec["default"])
+        except ValueError as e:
+            errors.append(SchemaError(file, f"{path}.default", str(e)))
+            return None
+    else:
+        default = zero_value(field_type)
+    return Field(component, fname, field_type, default, fspec.get("doc", ""), path) if ok else None
+
+
+def _lookup(errors, file, path, by_name, cname, allow_singleton=False):
+    component = by_name.get(cname)
+    if component is None:
+        errors.append(SchemaError(file, path, f"unknown component '{cname}'", did_you_mean(cname, by_name)))
+    elif component.singleton and not allow_singleton:
+        errors.append(SchemaError(file, path, f"'{cname}' is a singleton",
+                                  "singletons live in the world, not on entities"))
+        component = None
+    return component
+
+
+def _build_query(errors, file, names, by_name, qname, spec):
+    path = f"queries.{qname}"
+    ok = _check_name(errors, file, path, qname, "query name")
+    terms = {"all": [], "none": []}
+    for key in ("all", "none"):
+        for k, cname in enumerate(spec.get(key, [])):
+            where = f"{path}.{key}[{k}]"
+            component = _lookup(errors, file, where, by_name, cname)
+            if component is None:
+                ok = False
+            elif component in terms["all"] or component in terms["none"]:
+                errors.append(SchemaError(file, where, f"'{cname}' is named twice in this query"))
+                ok = False
+            else:
+                terms[key].append(component)
+    if not ok:
+        return None
+    return Query(names, qname, terms["all"], terms["none"], spec.get("doc", ""), spec.get("owned", False), path)
+
+
+def _build_prefab(errors, file, names, by_name, pname, spec):
+    path = f"prefabs.{pname}"
+    ok = _check_name(errors, file, path, pname, "prefab name")
+    parts = []
+    for cname, values in spec.items():
+        where = f"{path}.{cname}"
+        component = _lookup(errors, file, where, by_name, cname)
+        if component is None:
+            ok = False
+            continue
+        if component.tag:
+            if values is not True:
+                errors.append(SchemaError(file, where, f"'{cname}' is a tag: its value is true",
+                                          "leave it out for an entity without it"))
+                ok = False
+            parts.append((component, None))
+            continue
+        if not isinstance(values, dict):
+            errors.append(SchemaError(file, where, f"expected an object of field values, got {values!r}",
+                                      "{} takes every default"))
+            ok = False
+            continue
+        checked = {}
+        fields = {f.name: f for f in component.fields}
+        for fname, value in values.items():
+            field = fields.get(fname)
+            if field is None:
+                errors.append(SchemaError(file, f"{where}.{fname}", f"'{cname}' has no field '{fname}'",
+                                          did_you_mean(fname, fields)))
+                ok = False
+                continue
+            try:
+                checked[fname] = field.type.check_default(value)
+            except ValueError as e:
+                errors.append(SchemaError(file, f"{where}.{fname}", str(e)))
+                ok = False
+        parts.append((component, checked))
+    return Prefab(names, pname, parts, path) if ok else None
+
+
+def _check_clashes(errors, file, schema):
+    """Refuses schemas whose names would make one C identifier twice, naming both paths."""
+    owners = {}
+
+    def claim(identifier, path, scope=None):
+        key = (scope, identifier)
+        other = owners.setdefault(key, path)
+        if other == path:
+            return
+        where = f" in {scope}" if scope else ""
+        if other.startswith("("):
+            errors.append(SchemaError(file, path, f"generates the C name '{identifier}'{where}, taken by {other[1:-1]}",
+                                      "rename it"))
+        else:
+            errors.append(SchemaError(file, path, f"generates the C name '{identifier}'{where}, as {other} does",
+                                      "rename one of them"))
+
+    for identifier in schema.fixed_names():
+        claim(identifier, "(ecsgen's fixed API)")
+    for c in schema.components:
+        for identifier in c.generated_names():
+            claim(identifier, c.path)
+        if c.pool_type and not c.tag:
+            claim("set", "(the pool's sparse set member)", c.pool_type)
+        for f in c.fields:
+            if f.enum_type:
+                for identifier in [f.enum_type, f.enum_tag, f.enum_count, *f.enum_constants]:
+                    claim(identifier, f.path)
+            if c.pool_type:
+                claim(f.name, f.path, c.pool_type)
+    for q in schema.queries:
+        claim(q.each_macro, q.path)
+    for p in schema.prefabs:
+        claim(p.spawn_fn, p.path)

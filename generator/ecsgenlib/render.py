@@ -1,0 +1,40 @@
+"""Renders the model through the jinja2 templates into file texts (nothing is written here)."""
+
+import os
+
+import jinja2
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
+
+
+def _comment(text):
+    """Text safe inside a C block comment, on one line."""
+    return " ".join(str(text).replace("*/", "* /").split())
+
+
+def _environment():
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["comment"] = _comment
+    return env
+
+
+def render(schema):
+    """{file name: text} for the schema's generated C."""
+    env = _environment()
+    outputs = {}
+    for template, suffix in (("ecs.h.j2", "_ecs.h"), ("ecs.c.j2", "_ecs.c")):
+        name = schema.name + suffix
+        outputs[name] = env.get_template(template).render(s=schema, file=name)
+    return outputs
+
+
+def template_files():
+    """Every template, for the build's dependency list."""
+    return sorted(os.path.join(TEMPLATES, f) for f in os.listdir(TEMPLATES) if f.endswith(".j2"))

@@ -1,0 +1,155 @@
+"""Field types: parsing `f32`, `char[16]`, `u8[4]`, the C each maps to, and checked defaults."""
+
+import math
+import re
+import struct
+
+from .errors import did_you_mean
+
+# name -> (C type, kind, bits)
+SCALARS = {
+    "bool": ("bool", "bool", 8),
+    "i8": ("int8_t", "int", 8), "i16": ("int16_t", "int", 16),
+    "i32": ("int32_t", "int", 32), "i64": ("int64_t", "int", 64),
+    "u8": ("uint8_t", "uint", 8), "u16": ("uint16_t", "uint", 16),
+    "u32": ("uint32_t", "uint", 32), "u64": ("uint64_t", "uint", 64),
+    "f32": ("float", "float", 32), "f64": ("double", "float", 64),
+    "entity": ("ecs_entity_t", "entity", 64),
+}
+
+MAX_LENGTH = 65535
+_ARRAY = re.compile(r"^([a-z0-9]+)\[([0-9]+)\]$")
+
+
+def describe_type_error(text):
+    """(message, hint) for a type string that is not a valid type."""
+    if not isinstance(text, str):
+        return f"expected a type name, got {text!r}", None
+    match = _ARRAY.match(text)
+    if match:
+        base, count = match.group(1), int(match.group(2))
+        if base != "char" and base not in SCALARS:
+            return f"unknown element type '{base}' in '{text}'", did_you_mean(base, list(SCALARS) + ["char"])
+        if count < 1 or count > MAX_LENGTH or match.group(2).startswith("0"):
+            return f"array length {match.group(2)} in '{text}' is out of range", f"use 1 to {MAX_LENGTH}"
+    if text.startswith("enum"):
+        return f"unknown type '{text}'", "an enum is written {\"type\": \"enum\", \"values\": [...]}"
+    return f"unknown type '{text}'", did_you_mean(text, list(SCALARS) + ["char[N]", "enum"]) or \
+        "types: bool, i8..i64, u8..u64, f32, f64, entity, char[N], T[N], enum"
+
+
+class FieldType:
+    """A parsed field type. `scalar` is a SCALARS key, 'char' or 'enum'; `length` is N for
+    T[N] and char[N], else None; `values` are an enum's names."""
+
+    def __init__(self, scalar, length=None, values=None):
+        self.scalar = scalar
+        self.length = length
+        self.values = values or []
+
+    @property
+    def is_string(self):
+        return self.scalar == "char"
+
+    @property
+    def is_array(self):
+        return self.length is not None and not self.is_string
+
+    @property
+    def kind(self):
+        if self.scalar in ("char", "enum"):
+            return self.scalar
+        return SCALARS[self.scalar][1]
+
+    @property
+    def spelling(self):
+        return f"{self.scalar}[{self.length}]" if self.length is not None else self.scalar
+
+    def int_range(self):
+        bits = SCALARS[self.scalar][2]
+        if self.kind == "int":
+            return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        return 0, (1 << bits) - 1
+
+    def check_default(self, value):
+        """The default normalised (floats rounded to f32 where needed), or raises ValueError
+        with a message saying what was expected."""
+        if self.is_string:
+            if not isinstance(value, str):
+                raise ValueError(f"expected a string for {self.spelling}, got {_show(value)}")
+            size = len(value.encode("utf-8"))
+            if size > self.length - 1:
+                raise ValueError(f"string of {size} bytes does not fit {self.spelling} (at most {self.length - 1} bytes)")
+            if "\0" in value:
+                raise ValueError("a string default must not contain NUL")
+            return value
+        if self.is_array:
+            if not isinstance(value, list) or len(value) != self.length:
+                raise ValueError(f"expected a list of {self.length} values for {self.spelling}, got {_show(value)}")
+            element = FieldType(self.scalar)
+            out = []
+            for k, item in enumerate(value):
+                try:
+                    out.append(element.check_default(item))
+                except ValueError as e:
+                    raise ValueError(f"[{k}]: {e}") from None
+            return out
+        return self._check_scalar(value)
+
+    def _check_scalar(self, value):
+        kind = self.kind
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"expected true or false, got {_show(value)}")
+            return value
+        if kind == "entity":
+            if value is not None:
+                raise ValueError(f"an entity default can only be null (no entity), got {_show(value)}")
+            return None
+        if kind == "enum":
+            if value not in self.values:
+                hint = f"one of: {', '.join(self.values)}"
+                raise ValueError(f"'{value}' is not a value of this enum ({hint})" if isinstance(value, str)
+                                 else f"expected the name of a value ({hint}), got {_show(value)}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"expected a number for {self.scalar}, got {_show(value)}")
+        if kind in ("int", "uint"):
+            if isinstance(value, float):
+                raise ValueError(f"expected an integer for {self.scalar}, got {_show(value)}")
+            low, high = self.int_range()
+            if not low <= value <= high:
+                raise ValueError(f"{value} is out of range for {self.scalar} [{low}, {high}]")
+            return value
+        value = float(value)
+        if self.scalar == "f32":
+            try:
+                value = struct.unpack("<f", struct.pack("<f", value))[0]
+            except OverflowError:
+                value = math.inf
+            if math.isinf(value):
+                raise ValueError(f"{value!r} is out of range for f32")
+        return value
+
+
+def _show(value):
+    import json
+    return json.dumps(value) if not isinstance(value, (dict, list)) else ("an object" if isinstance(value, dict) else "a list")
+
+
+def parse_type(spec):
+    """FieldType for a type string already matched by the JSON Schema's pattern."""
+    match = _ARRAY.match(spec)
+    if match:
+        return FieldType(match.group(1), int(match.group(2)))
+    return FieldType(spec)
+
+
+def zero_value(field_type):
+    """The value C's zero fill gives, as check_default would return it."""
+    if field_type.is_string:
+        return ""
+    if field_type.is_array:
+        return [zero_value(FieldType(field_type.scalar))] * field_type.length
+    return {"bool": False, "entity": None, "enum": (field_type.values or [None])[0],
+            "float": 0.0}.get(field_type.kind, 0)

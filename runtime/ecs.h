@@ -1,0 +1,11 @@
+/* ecs.h: the ecsgen runtime, everything generated code includes. */
+#ifndef ECS_H
+#define ECS_H
+
+#include "ecs_alloc.h"
+#include "ecs_entities.h"
+#include "ecs_iter.h"
+#include "ecs_sparse.h"
+#include "ecs_types.h"
+
+#endif

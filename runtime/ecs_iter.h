@@ -1,0 +1,60 @@
+/* ecs_iter.h: what the generated iteration macros stand on: a cursor that walks one sparse
+ * set backwards, and preprocessor helpers that apply a macro to each component named. */
+#ifndef ECS_ITER_H
+#define ECS_ITER_H
+
+#include "ecs_sparse.h"
+
+/* Walks the members of one set from the last row to the first. Backwards, so removing the
+ * current member (which moves the last, already visited, member into its row) neither skips
+ * nor repeats anyone; members added during the walk land behind it and are not visited. */
+typedef struct ecs_cursor {
+    const ecs_sparse_t *set;
+    uint32_t next; /* rows next-1 .. 0 remain */
+} ecs_cursor_t;
+
+/* A cursor over the smallest of sets[0..n). */
+static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_sparse_t *const *sets) {
+    const ecs_sparse_t *best = sets[0];
+    for (size_t k = 1; k < n; k++)
+        if (sets[k]->count < best->count) best = sets[k];
+    return (ecs_cursor_t){ best, best->count };
+}
+
+/* Moves to the next member and stores it in *e; false when done. */
+static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
+    if (c->next > c->set->count) c->next = c->set->count; /* rows were removed behind us */
+    if (c->next == 0) return false;
+    *e = c->set->dense[--c->next];
+    return true;
+}
+
+/* ECS_PP_MAP(m, sep, ctx, a, b, c) gives m(ctx, a) sep() m(ctx, b) sep() m(ctx, c), for 1 to
+ * 16 arguments. */
+#define ECS_PP_COMMA() ,
+#define ECS_PP_AND() &&
+#define ECS_PP_UNPAREN(...) __VA_ARGS__
+#define ECS_PP_CAT(a, b) ECS_PP_CAT_(a, b)
+#define ECS_PP_CAT_(a, b) a##b
+#define ECS_PP_NARGS(...) \
+    ECS_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define ECS_PP_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
+#define ECS_PP_MAP(m, sep, ctx, ...) ECS_PP_CAT(ECS_PP_MAP_, ECS_PP_NARGS(__VA_ARGS__))(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_1(m, sep, ctx, a) m(ctx, a)
+#define ECS_PP_MAP_2(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_1(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_3(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_2(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_4(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_3(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_5(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_4(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_6(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_5(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_7(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_6(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_8(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_7(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_9(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_8(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_10(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_9(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_11(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_10(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_12(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_11(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_13(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_12(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_14(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_13(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_15(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_14(m, sep, ctx, __VA_ARGS__)
+#define ECS_PP_MAP_16(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_15(m, sep, ctx, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,93 @@
+/* ecs_sparse.c: paged sparse sets. */
+#include "ecs_sparse.h"
+
+#include <string.h>
+
+#include "ecs_alloc.h"
+
+void ecs_sparse_fini(ecs_sparse_t *s) {
+    for (uint32_t p = 0; p < s->page_count; p++) ecs_free(s->pages[p]);
+    ecs_free(s->pages);
+    ecs_free(s->dense);
+    *s = (ecs_sparse_t){ 0 };
+}
+
+bool ecs_sparse_next_capacity(const ecs_sparse_t *s, uint32_t *capacity) {
+    /* Rows are uint32_t and ECS_ROW_NONE is taken, so at most UINT32_MAX - 1 members. */
+    const uint32_t max = UINT32_MAX - 1u;
+    if (s->capacity >= max) return false;
+    *capacity = s->capacity < 16u ? 16u : s->capacity > max / 2u ? max : s->capacity * 2u;
+    return true;
+}
+
+bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity) {
+    if (capacity < s->count) return false;
+    ecs_entity_t *dense = ecs_realloc_array(s->dense, capacity, sizeof *dense);
+    if (!dense) return false;
+    s->dense = dense;
+    s->capacity = capacity;
+    return true;
+}
+
+bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t page = ecs_entity_index(e) >> ECS_PAGE_BITS;
+    if (page >= s->page_count) {
+        uint32_t count = page + 1u;
+        uint32_t **pages = ecs_realloc_array(s->pages, count, sizeof *pages);
+        if (!pages) return false;
+        memset(pages + s->page_count, 0, (count - s->page_count) * sizeof *pages);
+        s->pages = pages;
+        s->page_count = count;
+    }
+    if (!s->pages[page]) {
+        uint32_t *rows = ecs_realloc_array(NULL, ECS_PAGE_SIZE, sizeof *rows);
+        if (!rows) return false;
+        memset(rows, 0xff, ECS_PAGE_SIZE * sizeof *rows); /* all ECS_ROW_NONE */
+        s->pages[page] = rows;
+    }
+    return true;
+}
+
+static uint32_t *ecs_sparse_slot(ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t index = ecs_entity_index(e);
+    return &s->pages[index >> ECS_PAGE_BITS][index & (ECS_PAGE_SIZE - 1u)];
+}
+
+uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t row = s->count++;
+    s->dense[row] = e;
+    *ecs_sparse_slot(s, e) = row;
+    return row;
+}
+
+uint32_t ecs_sparse_remove_row(ecs_sparse_t *s, uint32_t row) {
+    uint32_t last = --s->count;
+    *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
+    if (row != last) {
+        s->dense[row] = s->dense[last];
+        *ecs_sparse_slot(s, s->dense[row]) = row;
+    }
+    return last;
+}
+
+void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_entity_t ea = s->dense[a];
+    ecs_entity_t eb = s->dense[b];
+    s->dense[a] = eb;
+    s->dense[b] = ea;
+    *ecs_sparse_slot(s, eb) = a;
+    *ecs_sparse_slot(s, ea) = b;
+}
+
+void ecs_sparse_clear(ecs_sparse_t *s) {
+    for (uint32_t row = 0; row < s->count; row++) *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
+    s->count = 0;
+}
+
+size_t ecs_sparse_memory(const ecs_sparse_t *s) {
+    size_t bytes = (size_t)s->page_count * sizeof *s->pages + (size_t)s->capacity * sizeof *s->dense;
+    for (uint32_t p = 0; p < s->page_count; p++)
+        if (s->pages[p]) bytes += ECS_PAGE_SIZE * sizeof **s->pages;
+    return bytes;
+}

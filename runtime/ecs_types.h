@@ -1,0 +1,37 @@
+/* ecs_types.h: the runtime's basic types: entity ids and the error struct. */
+#ifndef ECS_TYPES_H
+#define ECS_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Generated code states the runtime API it was made for; a mismatch is a compile error. */
+#define ECS_RUNTIME_API 1
+
+/* An entity id: generation in the high 32 bits, slot index + 1 in the low 32 bits, so that
+ * 0 is never a valid id. A destroyed id stays stale forever: its slot's generation moves on. */
+typedef uint64_t ecs_entity_t;
+
+#define ECS_NULL ((ecs_entity_t)0)
+/* Slot indexes run from 0 to ECS_INDEX_MAX. */
+#define ECS_INDEX_MAX (UINT32_MAX - 1u)
+
+static inline uint32_t ecs_entity_index(ecs_entity_t e) {
+    return (uint32_t)(e & UINT32_MAX) - 1u; /* ECS_NULL gives UINT32_MAX: no slot */
+}
+
+static inline uint32_t ecs_entity_generation(ecs_entity_t e) {
+    return (uint32_t)(e >> 32);
+}
+
+static inline ecs_entity_t ecs_entity_make(uint32_t index, uint32_t generation) {
+    return ((ecs_entity_t)generation << 32) | ((ecs_entity_t)index + 1u);
+}
+
+/* A caller-owned error: the first failure's message, with the JSON path where it applies. */
+typedef struct ecs_error {
+    char message[512];
+} ecs_error_t;
+
+#endif
