@@ -14,7 +14,8 @@ class SchemaError(Exception):
         self.hint = hint
 
     def __str__(self):
-        text = f"{self.file}: {self.path or '(top level)'}: {self.message}"
+        where = f" {self.path}:" if self.path else ""
+        text = f"{self.file}:{where} {self.message}"
         return f"{text} ({self.hint})" if self.hint else text
 
 

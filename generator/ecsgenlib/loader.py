@@ -41,10 +41,10 @@ def read_json(file, display):
     try:
         return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
-        raise SchemaError(display, "", f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise SchemaError(f"{display}:{e.lineno}:{e.colno}", "", f"malformed JSON: {e.msg}") from None
     except _DuplicateKey as e:
         line, col = _find_key(text, str(e))
-        raise SchemaError(display, "", f"duplicate key '{e}' at line {line}, column {col}",
+        raise SchemaError(f"{display}:{line}:{col}", "", f"duplicate key '{e}'",
                           "JSON objects must not repeat a key: the second would silently win") from None
     except ValueError as e:
         raise SchemaError(display, "", f"malformed JSON: {e}") from None

@@ -50,6 +50,9 @@ class Field:
         self.doc = doc
         self.path = path
         names = component.names
+        # Kept free for per-field C names, so `pos.x_y` beside `pos_x.y`, or a field `t` beside
+        # the type `game_pos_t`, is refused rather than confusing.
+        self.mangled = names.fn(component.name, name)
         self.enum_type = names.type(component.name, name) if field_type.scalar == "enum" else None
         self.enum_tag = names.fn(component.name, name) if self.enum_type else None
         self.enum_constants = [names.macro(component.name, name, v) for v in field_type.values]
@@ -123,9 +126,7 @@ class Component:
         self.type = None if tag else names.type(name)
         self.struct_tag = None if tag else names.fn(name)
         self.ref_type = names.type(name, "ref") if not (tag or singleton) else None
-        self.ref_tag = names.fn(name, "ref") if self.ref_type else None
         self.pool_type = names.type(name, "pool") if not singleton else None
-        self.pool_tag = names.fn(name, "pool") if self.pool_type else None
         self.default_macro = names.macro(name, "DEFAULT") if not tag else None
         self.has_fn = names.fn("has", name)
         self.get_fn = names.fn("get", name)
@@ -155,8 +156,8 @@ class Component:
 
     def generated_names(self):
         """(identifier, what) for every file-scope C name this component produces."""
-        out = []
-        for attr in ("type", "struct_tag", "ref_type", "ref_tag", "pool_type", "pool_tag", "default_macro"):
+        out = [self.names.fn(self.name)]  # the stem: `world`, `spawn` or `count` would clash
+        for attr in ("type", "struct_tag", "ref_type", "pool_type", "default_macro"):
             if getattr(self, attr):
                 out.append(getattr(self, attr))
         if self.singleton:
@@ -443,6 +444,7 @@ def _check_clashes(errors, file, schema):
         if c.pool_type and not c.tag:
             claim("set", "(the pool's sparse set member)", c.pool_type)
         for f in c.fields:
+            claim(f.mangled, f.path)
             if f.enum_type:
                 for identifier in [f.enum_type, f.enum_tag, f.enum_count, *f.enum_constants]:
                     claim(identifier, f.path)

@@ -1,10 +1,10 @@
 """Field types: parsing `f32`, `char[16]`, `u8[4]`, the C each maps to, and checked defaults."""
 
+import json
 import math
 import re
 import struct
 
-from .errors import did_you_mean
 
 # name -> (C type, kind, bits)
 SCALARS = {
@@ -18,6 +18,26 @@ SCALARS = {
 }
 
 MAX_LENGTH = 65535
+# What people type for our scalar types, for "did you mean" hints.
+ALIASES = {"float": "f32", "double": "f64", "int": "i32", "integer": "i32", "long": "i64",
+           "short": "i16", "byte": "u8", "uint": "u32", "unsigned": "u32", "boolean": "bool",
+           "string": "char[N]", "str": "char[N]", "char": "char[N]", "id": "entity", "ref": "entity"}
+for _bits in (8, 16, 32, 64):
+    ALIASES[f"int{_bits}_t"] = ALIASES[f"int{_bits}"] = f"i{_bits}"
+    ALIASES[f"uint{_bits}_t"] = ALIASES[f"uint{_bits}"] = f"u{_bits}"
+
+
+def _type_hint(word):
+    """'did you mean' for a misspelt type, trying aliases (flaot -> float -> f32) too."""
+    import difflib
+    word = word.lower()
+    if word in ALIASES:
+        return f"did you mean '{ALIASES[word]}'?"
+    choices = sorted(set(SCALARS) | set(ALIASES))
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"did you mean '{ALIASES.get(close[0], close[0])}'?"
 _ARRAY = re.compile(r"^([a-z0-9]+)\[([0-9]+)\]$")
 
 
@@ -29,12 +49,12 @@ def describe_type_error(text):
     if match:
         base, count = match.group(1), int(match.group(2))
         if base != "char" and base not in SCALARS:
-            return f"unknown element type '{base}' in '{text}'", did_you_mean(base, list(SCALARS) + ["char"])
+            return f"unknown element type '{base}' in '{text}'", _type_hint(base)
         if count < 1 or count > MAX_LENGTH or match.group(2).startswith("0"):
             return f"array length {match.group(2)} in '{text}' is out of range", f"use 1 to {MAX_LENGTH}"
     if text.startswith("enum"):
         return f"unknown type '{text}'", "an enum is written {\"type\": \"enum\", \"values\": [...]}"
-    return f"unknown type '{text}'", did_you_mean(text, list(SCALARS) + ["char[N]", "enum"]) or \
+    return f"unknown type '{text}'", _type_hint(text) or \
         "types: bool, i8..i64, u8..u64, f32, f64, entity, char[N], T[N], enum"
 
 
@@ -133,8 +153,11 @@ class FieldType:
 
 
 def _show(value):
-    import json
-    return json.dumps(value) if not isinstance(value, (dict, list)) else ("an object" if isinstance(value, dict) else "a list")
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return json.dumps(value)
 
 
 def parse_type(spec):
