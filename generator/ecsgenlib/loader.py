@@ -37,7 +37,7 @@ def read_json(file, display):
     except OSError as e:
         raise SchemaError(display, "", f"cannot read the schema: {e.strerror}") from None
     except UnicodeDecodeError as e:
-        raise SchemaError(display, "", f"not UTF-8 text (byte {e.start})") from None
+        raise SchemaError(display, "", f"not UTF-8 text (byte {e.start})", "save the schema as UTF-8") from None
     try:
         return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
@@ -47,7 +47,7 @@ def read_json(file, display):
         raise SchemaError(f"{display}:{line}:{col}", "", f"duplicate key '{e}'",
                           "JSON objects must not repeat a key: the second would silently win") from None
     except ValueError as e:
-        raise SchemaError(display, "", f"malformed JSON: {e}") from None
+        raise SchemaError(display, "", f"malformed JSON: {e}", "JSON has no NaN or Infinity") from None
 
 
 def _find_key(text, key):

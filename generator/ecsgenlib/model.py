@@ -341,7 +341,7 @@ def _build_field(errors, file, component, fname, fspec, path):
         try:
             default = field_type.check_default(fspec["default"])
         except ValueError as e:
-            errors.append(SchemaError(file, f"{path}.default", str(e)))
+            errors.append(SchemaError(file, f"{path}.default{getattr(e, 'where', '')}", str(e)))
             return None
     else:
         default = zero_value(field_type)
@@ -413,7 +413,7 @@ def _build_prefab(errors, file, names, by_name, pname, spec):
             try:
                 checked[fname] = field.type.check_default(value)
             except ValueError as e:
-                errors.append(SchemaError(file, f"{where}.{fname}", str(e)))
+                errors.append(SchemaError(file, f"{where}.{fname}{getattr(e, 'where', '')}", str(e)))
                 ok = False
         parts.append((component, checked))
     return Prefab(names, pname, parts, path) if ok else None

@@ -58,6 +58,14 @@ def describe_type_error(text):
         "types: bool, i8..i64, u8..u64, f32, f64, entity, char[N], T[N], enum"
 
 
+class DefaultError(ValueError):
+    """A bad value inside a default; `where` continues the JSON path (e.g. "[2]")."""
+
+    def __init__(self, message, where=""):
+        super().__init__(message)
+        self.where = where
+
+
 class FieldType:
     """A parsed field type. `scalar` is a SCALARS key, 'char' or 'enum'; `length` is N for
     T[N] and char[N], else None; `values` are an enum's names."""
@@ -112,7 +120,7 @@ class FieldType:
                 try:
                     out.append(element.check_default(item))
                 except ValueError as e:
-                    raise ValueError(f"[{k}]: {e}") from None
+                    raise DefaultError(str(e), f"[{k}]") from None
             return out
         return self._check_scalar(value)
 
@@ -141,14 +149,14 @@ class FieldType:
             if not low <= value <= high:
                 raise ValueError(f"{value} is out of range for {self.scalar} [{low}, {high}]")
             return value
-        value = float(value)
+        given, value = value, float(value)
         if self.scalar == "f32":
             try:
                 value = struct.unpack("<f", struct.pack("<f", value))[0]
             except OverflowError:
                 value = math.inf
             if math.isinf(value):
-                raise ValueError(f"{value!r} is out of range for f32")
+                raise ValueError(f"{given!r} is out of range for f32 (at most about 3.4e38)")
         return value
 
 

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Generator tests: golden output, determinism, no needless rewrites, the depfile, the CLI,
+and the corpus of bad schemas (bad/NAME.json must fail with exactly bad/NAME.err, exit 1,
+and write nothing)."""
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
+BAD = os.path.join(HERE, "bad")
+
+
+def run_ecsgen(*args, cwd=None, env=None):
+    return subprocess.run([sys.executable, ECSGEN, *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def whole_schemas():
+    """schema/*.json that are whole schemas (shared fragments have no "name")."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "schema", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            if "name" in json.load(f):
+                out.append(path)
+    return out
+
+
+def snapshot(directory):
+    """{name: (bytes, mtime_ns)} of every file in directory."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        with open(path, "rb") as f:
+            out[name] = (f.read(), os.stat(path).st_mtime_ns)
+    return out
+
+
+class GeneratorTest(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="ecsgen-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    def test_golden_generated_is_fresh(self):
+        schemas = whole_schemas()
+        self.assertTrue(schemas)
+        for schema in schemas:
+            result = run_ecsgen(schema, "--out", self.out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+        produced = sorted(os.listdir(self.out))
+        for name in produced:
+            golden = os.path.join(ROOT, "generated", name)
+            self.assertTrue(os.path.exists(golden), f"generated/{name} is missing: run refresh-generated")
+            with open(golden, "rb") as a, open(os.path.join(self.out, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(),
+                                 f"generated/{name} is stale: run `meson compile -C build refresh-generated`")
+
+    def test_same_schema_same_bytes_whatever_the_hash_seed(self):
+        texts = []
+        for seed in ("1", "2"):
+            out = os.path.join(self.out, seed)
+            os.mkdir(out)
+            env = dict(os.environ, PYTHONHASHSEED=seed)
+            result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", out, env=env)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            texts.append({k: v[0] for k, v in snapshot(out).items()})
+        self.assertEqual(texts[0], texts[1])
+        self.assertEqual(sorted(texts[0]), ["game_ecs.c", "game_ecs.h"])
+
+    def test_unchanged_output_is_not_rewritten(self):
+        schema = os.path.join(ROOT, "schema", "game.json")
+        self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
+        before = snapshot(self.out)
+        self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
+        self.assertEqual(snapshot(self.out), before)  # same bytes and same mtimes
+
+    def test_changed_output_is_replaced_without_leftovers(self):
+        schema = os.path.join(ROOT, "schema", "game.json")
+        with open(os.path.join(self.out, "game_ecs.h"), "w") as f:
+            f.write("old\n")
+        self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
+        self.assertEqual(sorted(os.listdir(self.out)), ["game_ecs.c", "game_ecs.h"])  # no temp files
+        with open(os.path.join(self.out, "game_ecs.h")) as f:
+            self.assertIn("#ifndef GAME_ECS_H", f.read())
+
+    def test_banner_names_the_schema(self):
+        self.assertEqual(run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", self.out).returncode, 0)
+        for name in ("game_ecs.h", "game_ecs.c"):
+            with open(os.path.join(self.out, name)) as f:
+                first = f.readline()
+            self.assertIn("game.json", first)
+            self.assertIn("Do not edit", first)
+
+    def test_depfile_lists_every_input(self):
+        depfile = os.path.join(self.out, "game.d")
+        schema = os.path.join(ROOT, "schema", "game.json")
+        self.assertEqual(run_ecsgen(schema, "--out", self.out, "--depfile", depfile).returncode, 0)
+        with open(depfile) as f:
+            targets, deps = f.read().split(": ", 1)
+        deps = deps.split()
+        self.assertIn(os.path.join(self.out, "game_ecs.h"), targets.split())
+        expected = [schema, ECSGEN, os.path.join(ROOT, "generator", "ecsgen.schema.json")]
+        expected += glob.glob(os.path.join(ROOT, "generator", "ecsgenlib", "*.py"))
+        expected += glob.glob(os.path.join(ROOT, "generator", "templates", "*.j2"))
+        for path in expected:
+            self.assertIn(os.path.abspath(path), deps)
+
+    def test_check_validates_without_writing(self):
+        result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--check")
+        self.assertEqual((result.returncode, os.listdir(self.out)), (0, []))
+        result = run_ecsgen("unknown_type.json", "--check", cwd=BAD)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("did you mean 'f32'?", result.stderr)
+
+    def test_cli_errors(self):
+        result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--out DIR is required", result.stderr)
+        result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", os.path.join(self.out, "nope"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("no such directory", result.stderr)
+        result = run_ecsgen(os.path.join(self.out, "missing.json"), "--out", self.out)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("missing.json: cannot read the schema", result.stderr)
+
+    def test_bad_schemas_are_refused_exactly_and_write_nothing(self):
+        cases = sorted(glob.glob(os.path.join(BAD, "*.json")))
+        self.assertGreaterEqual(len(cases), 40)
+        # A file already in the output directory must survive untouched.
+        keep = os.path.join(self.out, "bad_ecs.h")
+        with open(keep, "w") as f:
+            f.write("keep me\n")
+        before = snapshot(self.out)
+        for case in cases:
+            name = os.path.basename(case)
+            with self.subTest(name):
+                result = run_ecsgen(name, "--out", self.out, cwd=BAD)
+                with open(case[:-5] + ".err", encoding="utf-8") as f:
+                    expected = f.read()
+                self.assertEqual(result.returncode, 1)
+                self.assertEqual(result.stderr, expected)
+                self.assertNotIn("Traceback", result.stderr)
+                self.assertEqual(result.stdout, "")
+                self.assertEqual(snapshot(self.out), before)
+
+    def test_every_error_names_file_and_path(self):
+        for err in sorted(glob.glob(os.path.join(BAD, "*.err"))):
+            with open(err, encoding="utf-8") as f:
+                for line in f:
+                    name = os.path.basename(err)[:-4] + ".json"
+                    with self.subTest(err):
+                        self.assertTrue(line.startswith(name + ":"), line)
+
+
+if __name__ == "__main__":
+    unittest.main()
