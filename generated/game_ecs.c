@@ -518,12 +518,15 @@ bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game_has_position(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__position_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) == ECS_ROW_NONE &&
+           game__position_insert(w, e, &v);
 }
 
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_position(w, e)) return false;
-    game__position_erase(&w->components.position, ecs_sparse_row(&w->components.position.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__position_erase(&w->components.position, row);
     return true;
 }
 
@@ -536,12 +539,15 @@ bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game_has_velocity(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__velocity_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) == ECS_ROW_NONE &&
+           game__velocity_insert(w, e, &v);
 }
 
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_velocity(w, e)) return false;
-    game__velocity_erase(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__velocity_erase(&w->components.velocity, row);
     return true;
 }
 
@@ -554,12 +560,15 @@ bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game_has_health(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__health_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           game__health_insert(w, e, &v);
 }
 
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_health(w, e)) return false;
-    game__health_erase(&w->components.health, ecs_sparse_row(&w->components.health.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__health_erase(&w->components.health, row);
     return true;
 }
 
@@ -572,12 +581,15 @@ bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game_has_name(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__name_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           game__name_insert(w, e, &v);
 }
 
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_name(w, e)) return false;
-    game__name_erase(&w->components.name, ecs_sparse_row(&w->components.name.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__name_erase(&w->components.name, row);
     return true;
 }
 
@@ -590,12 +602,15 @@ bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game_has_target(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__target_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
+           game__target_insert(w, e, &v);
 }
 
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_target(w, e)) return false;
-    game__target_erase(&w->components.target, ecs_sparse_row(&w->components.target.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__target_erase(&w->components.target, row);
     return true;
 }
 
@@ -608,12 +623,15 @@ bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game_has_cargo(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__cargo_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
+           game__cargo_insert(w, e, &v);
 }
 
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_cargo(w, e)) return false;
-    game__cargo_erase(&w->components.cargo, ecs_sparse_row(&w->components.cargo.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__cargo_erase(&w->components.cargo, row);
     return true;
 }
 
@@ -626,12 +644,15 @@ bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game_has_mood(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__mood_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
+           game__mood_insert(w, e, &v);
 }
 
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_mood(w, e)) return false;
-    game__mood_erase(&w->components.mood, ecs_sparse_row(&w->components.mood.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__mood_erase(&w->components.mood, row);
     return true;
 }
 
@@ -644,12 +665,15 @@ bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game_has_lifetime(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__lifetime_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) == ECS_ROW_NONE &&
+           game__lifetime_insert(w, e, &v);
 }
 
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_lifetime(w, e)) return false;
-    game__lifetime_erase(&w->components.lifetime, ecs_sparse_row(&w->components.lifetime.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__lifetime_erase(&w->components.lifetime, row);
     return true;
 }
 
@@ -662,51 +686,66 @@ bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game_has_radius(w, e) ? false : ecs_entities_alive(&w->entities, e) && game__radius_insert(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
+           game__radius_insert(w, e, &v);
 }
 
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_radius(w, e)) return false;
-    game__radius_erase(&w->components.radius, ecs_sparse_row(&w->components.radius.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__radius_erase(&w->components.radius, row);
     return true;
 }
 
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && !game_has_player(w, e) && game__player_insert(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           game__player_insert(w, e);
 }
 
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_player(w, e)) return false;
-    game__player_erase(&w->components.player, ecs_sparse_row(&w->components.player.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__player_erase(&w->components.player, row);
     return true;
 }
 
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && !game_has_asteroid(w, e) && game__asteroid_insert(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
+           game__asteroid_insert(w, e);
 }
 
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_asteroid(w, e)) return false;
-    game__asteroid_erase(&w->components.asteroid, ecs_sparse_row(&w->components.asteroid.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__asteroid_erase(&w->components.asteroid, row);
     return true;
 }
 
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && !game_has_bullet(w, e) && game__bullet_insert(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
+           game__bullet_insert(w, e);
 }
 
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_bullet(w, e)) return false;
-    game__bullet_erase(&w->components.bullet, ecs_sparse_row(&w->components.bullet.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__bullet_erase(&w->components.bullet, row);
     return true;
 }
 
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && !game_has_frozen(w, e) && game__frozen_insert(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE &&
+           game__frozen_insert(w, e);
 }
 
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_frozen(w, e)) return false;
-    game__frozen_erase(&w->components.frozen, ecs_sparse_row(&w->components.frozen.set, e));
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__frozen_erase(&w->components.frozen, row);
     return true;
 }
