@@ -12,8 +12,11 @@ def c_float(value, bits):
     else:
         for digits in range(1, 10):
             text = f"{value:.{digits}g}"
-            if struct.unpack("<f", struct.pack("<f", float(text)))[0] == value:
-                break
+            try:
+                if struct.unpack("<f", struct.pack("<f", float(text)))[0] == value:
+                    break
+            except OverflowError:  # rounded up past FLT_MAX (3e+38 for 3.4028235e+38)
+                continue
     if "e" not in text and "." not in text:
         text += ".0"
     return text + ("f" if bits == 32 else "")

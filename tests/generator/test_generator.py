@@ -161,5 +161,17 @@ class GeneratorTest(unittest.TestCase):
                         self.assertTrue(line.startswith(name + ":"), line)
 
 
+    def test_float_literals_at_the_edges(self):
+        sys.path.insert(0, os.path.join(ROOT, "generator"))
+        from ecsgenlib.c_literals import c_float
+        import struct
+        f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+        self.assertEqual(c_float(f32(3.4028234663852886e38), 32), "3.4028235e+38f")  # FLT_MAX
+        self.assertEqual(c_float(f32(1e-45), 32), "1e-45f")  # smallest subnormal
+        self.assertEqual(c_float(f32(0.1), 32), "0.1f")
+        self.assertEqual(c_float(-0.0, 32), "-0.0f")
+        self.assertEqual(c_float(5e-324, 64), "5e-324")
+        self.assertEqual(c_float(-0.0, 64), "-0.0")
+
 if __name__ == "__main__":
     unittest.main()
