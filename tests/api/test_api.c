@@ -1,0 +1,718 @@
+/* test_api.c: the generated API of DESIGN §3 (all but the JSON calls) on the kitchen schema
+ * (tests/schemas/kitchen.json): worlds, spawn, prefabs, the component calls, defaults,
+ * singletons, direct field access, and the iteration macros with changes inside the loop. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kit_ecs.h"
+
+#define CHECK_STR(a, b) CHECK(strcmp((a), (b)) == 0)
+
+static void test_world_and_spawn(void) {
+    kit_world_t *w = kit_world_new();
+    CHECK(w != NULL);
+    CHECK_EQ(kit_count(w), 0);
+
+    ecs_entity_t bare = kit_spawn(w, NULL);
+    CHECK(bare != ECS_NULL);
+    CHECK(kit_alive(w, bare));
+    CHECK_EQ(kit_count(w), 1);
+    CHECK(!kit_has_scalars(w, bare) && !kit_has_floats(w, bare) && !kit_has_label(w, bare));
+    CHECK(!kit_has_arrays(w, bare) && !kit_has_state(w, bare) && !kit_has_link(w, bare));
+    CHECK(!kit_has_pos(w, bare) && !kit_has_vel(w, bare));
+    CHECK(!kit_has_hidden(w, bare) && !kit_has_marked(w, bare));
+
+    ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){
+        .pos = &(kit_pos_t){ 1.25, -2 },
+        .vel = &KIT_VEL_DEFAULT,
+        .label = &(kit_label_t){ .text = "hello" },
+        .link = &(kit_link_t){ bare },
+        .hidden = true,
+    });
+    CHECK(e != ECS_NULL && e != bare);
+    CHECK_EQ(kit_count(w), 2);
+    CHECK(kit_has_pos(w, e) && kit_has_vel(w, e) && kit_has_label(w, e) && kit_has_link(w, e));
+    CHECK(kit_has_hidden(w, e));
+    CHECK(!kit_has_marked(w, e) && !kit_has_scalars(w, e) && !kit_has_state(w, e));
+    CHECK(kit_get_pos(w, e).x == 1.25);
+    CHECK(kit_get_pos(w, e).y == -2);
+    CHECK_EQ(kit_get_vel(w, e).dx, 0);
+    CHECK_EQ(kit_get_vel(w, e).dy, 3);
+    kit_label_t label = kit_get_label(w, e);
+    CHECK_STR(label.text, "hello");
+    CHECK_STR(label.trigraph, ""); /* given in C: omitted fields are zero, not defaults */
+    CHECK_EQ(kit_get_link(w, e).other, bare);
+
+    /* An empty desc (all NULL / false) is like NULL. */
+    ecs_entity_t empty = kit_spawn(w, &(kit_spawn_desc_t){ 0 });
+    CHECK(kit_alive(w, empty) && !kit_has_pos(w, empty) && !kit_has_hidden(w, empty));
+    CHECK_EQ(kit_count(w), 3);
+    kit_world_free(w);
+    kit_world_free(NULL); /* ignored */
+}
+
+static void check_scalars_default(kit_scalars_t v) {
+    CHECK(v.flag == true);
+    CHECK_EQ(v.s8, INT8_MIN);
+    CHECK_EQ(v.s16, INT16_MAX);
+    CHECK_EQ(v.s32, INT32_MIN);
+    CHECK(v.s64 == INT64_MIN);
+    CHECK_EQ(v.u8, UINT8_MAX);
+    CHECK_EQ(v.u16, UINT16_MAX);
+    CHECK_EQ(v.u32, UINT32_MAX);
+    CHECK(v.u64 == UINT64_MAX);
+    CHECK(v.f32 == 0.0f && signbit(v.f32)); /* -0.0 */
+    CHECK(v.f64 == 5e-324 && v.f64 > 0);     /* the smallest subnormal double */
+    CHECK_EQ(v.who, ECS_NULL);
+}
+
+static void check_arrays_default(const kit_arrays_t *a, bool ints_too) {
+    if (ints_too) {
+        CHECK_EQ(a->ints[0], INT32_MIN);
+        CHECK_EQ(a->ints[1], 0);
+        CHECK_EQ(a->ints[2], INT32_MAX);
+    }
+    CHECK(a->flags[0] && !a->flags[1] && a->flags[2] && a->flags[3]);
+    CHECK(a->refs[0] == ECS_NULL && a->refs[1] == ECS_NULL);
+    CHECK(a->wide[0] == 0 && a->wide[1] == UINT64_MAX);
+    CHECK(a->longs[0] == INT64_MIN && a->longs[1] == INT64_MAX);
+    CHECK(a->bytes[0] == 1 && a->bytes[3] == 4 && a->bytes[4] == 255);
+    CHECK(a->halves[0] == INT16_MIN && a->halves[1] == INT16_MAX);
+    CHECK(a->reals[0] == 0.0 && signbit(a->reals[0]) && a->reals[1] == 1e308);
+    CHECK(a->singles[0] == 0.0f && !signbit(a->singles[0]) && a->singles[1] == 0.0f);
+}
+
+static void test_defaults(void) {
+    kit_scalars_t s = KIT_SCALARS_DEFAULT;
+    check_scalars_default(s);
+    check_scalars_default(*&KIT_SCALARS_DEFAULT);
+
+    kit_floats_t f = KIT_FLOATS_DEFAULT;
+    CHECK(f.tiny32 == FLT_TRUE_MIN);
+    CHECK(f.huge32 == FLT_MAX);
+    CHECK(f.tenth32 == 0.1f);
+    CHECK(f.huge64 == DBL_MAX);
+    CHECK(f.neg64 == 0.0 && signbit(f.neg64));
+    CHECK(f.tenth64 == 0.1);
+    CHECK(f.plain == 0.0 && !signbit(f.plain));
+
+    kit_label_t l = KIT_LABEL_DEFAULT;
+    /* quotes, a backslash and UTF-8 (é, ✓) byte for byte */
+    CHECK_STR(l.text, "say \"hi\"\\ n\xc3\xa9 \xe2\x9c\x93");
+    CHECK_EQ(strlen(l.text), 17);
+    CHECK_EQ(l.empty[0], 0);
+    CHECK_STR(l.trigraph, "?" "?=?\t"); /* no trigraph replacement */
+    CHECK_STR(l.blank, "");
+
+    kit_arrays_t a = KIT_ARRAYS_DEFAULT;
+    check_arrays_default(&a, true);
+    check_arrays_default(&KIT_ARRAYS_DEFAULT, true);
+
+    kit_state_t st = KIT_STATE_DEFAULT;
+    CHECK_EQ(st.mode, KIT_STATE_MODE_ON);
+    CHECK_EQ(st.phase, KIT_STATE_PHASE_FIRST);
+    CHECK_EQ(KIT_STATE_MODE_OFF, 0);
+    CHECK_EQ(KIT_STATE_MODE_WARMING, 1);
+    CHECK_EQ(KIT_STATE_MODE_COUNT, 3);
+    CHECK_EQ(KIT_LINK_DEFAULT.other, ECS_NULL);
+    const kit_pos_t *p = &KIT_POS_DEFAULT;
+    CHECK(p->x == 0.0 && p->y == -1.5);
+    kit_vel_t v = KIT_VEL_DEFAULT;
+    CHECK(v.dx == 0 && v.dy == 3);
+    kit_counter_t c = KIT_COUNTER_DEFAULT;
+    CHECK(c.ticks == 0 && c.last == ECS_NULL);
+
+    /* Defaults go in through spawn and set unchanged. */
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){
+        .scalars = &KIT_SCALARS_DEFAULT, .floats = &KIT_FLOATS_DEFAULT, .arrays = &KIT_ARRAYS_DEFAULT });
+    check_scalars_default(kit_get_scalars(w, e));
+    CHECK(kit_get_floats(w, e).huge32 == FLT_MAX);
+    CHECK(signbit(kit_get_floats(w, e).neg64));
+    kit_arrays_t got = kit_get_arrays(w, e);
+    check_arrays_default(&got, true);
+    CHECK(kit_set_label(w, e, KIT_LABEL_DEFAULT));
+    CHECK_STR(kit_get_label(w, e).text, "say \"hi\"\\ n\xc3\xa9 \xe2\x9c\x93");
+    kit_world_free(w);
+}
+
+static void test_prefabs(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t crate = kit_spawn_crate(w);
+    CHECK(kit_alive(w, crate));
+    CHECK(kit_has_scalars(w, crate) && kit_has_label(w, crate) && kit_has_hidden(w, crate));
+    CHECK(!kit_has_pos(w, crate) && !kit_has_marked(w, crate) && !kit_has_arrays(w, crate));
+    check_scalars_default(kit_get_scalars(w, crate)); /* "scalars": {} takes every default */
+    kit_label_t l = kit_get_label(w, crate);
+    CHECK_STR(l.text, "crate");
+    CHECK_STR(l.trigraph, "?" "?=?\t"); /* fields the prefab leaves out take defaults */
+
+    ecs_entity_t beacon = kit_spawn_beacon(w);
+    CHECK(beacon != crate);
+    CHECK(kit_has_scalars(w, beacon) && kit_has_arrays(w, beacon) && kit_has_state(w, beacon));
+    CHECK(kit_has_pos(w, beacon) && kit_has_link(w, beacon) && kit_has_marked(w, beacon));
+    CHECK(!kit_has_hidden(w, beacon) && !kit_has_label(w, beacon) && !kit_has_vel(w, beacon));
+    kit_scalars_t s = kit_get_scalars(w, beacon);
+    CHECK_EQ(s.s32, 7);
+    CHECK(s.f32 == 1.5f);
+    s.s32 = INT32_MIN; /* the rest are the defaults */
+    s.f32 = -0.0f;
+    check_scalars_default(s);
+    kit_arrays_t a = kit_get_arrays(w, beacon);
+    CHECK(a.ints[0] == 1 && a.ints[1] == 2 && a.ints[2] == 3);
+    check_arrays_default(&a, false);
+    CHECK_EQ(kit_get_state(w, beacon).mode, KIT_STATE_MODE_WARMING);
+    CHECK_EQ(kit_get_state(w, beacon).phase, KIT_STATE_PHASE_FIRST);
+    CHECK(kit_get_pos(w, beacon).x == 2.5 && kit_get_pos(w, beacon).y == -1.5);
+    CHECK_EQ(kit_get_link(w, beacon).other, ECS_NULL);
+    CHECK_EQ(kit_count(w), 2);
+
+    /* Prefab entities are ordinary: changing one leaves the next prefab spawn as declared. */
+    CHECK(kit_set_pos(w, beacon, (kit_pos_t){ 9, 9 }));
+    ecs_entity_t beacon2 = kit_spawn_beacon(w);
+    CHECK(kit_get_pos(w, beacon2).x == 2.5);
+    kit_world_free(w);
+}
+
+static void test_destroy_alive_count(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t a = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &KIT_POS_DEFAULT, .marked = true });
+    ecs_entity_t b = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 5, 6 } });
+    CHECK_EQ(kit_count(w), 2);
+    CHECK(!kit_alive(w, ECS_NULL));
+    CHECK(!kit_destroy(w, ECS_NULL));
+
+    CHECK(kit_destroy(w, a));
+    CHECK(!kit_alive(w, a));
+    CHECK_EQ(kit_count(w), 1);
+    CHECK(!kit_destroy(w, a));
+    CHECK_EQ(kit_count(w), 1);
+    CHECK_EQ(w->components.pos.set.count, 1); /* its components went with it */
+    CHECK_EQ(w->components.marked.set.count, 0);
+    CHECK(kit_get_pos(w, b).x == 5); /* the other entity's value moved rows intact */
+
+    /* a's slot is reused: the stale id sees nothing of the new entity and changes nothing. */
+    ecs_entity_t c = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 7, 8 }, .marked = true });
+    CHECK_EQ(ecs_entity_index(c), ecs_entity_index(a));
+    CHECK(c != a);
+    CHECK(kit_alive(w, c) && !kit_alive(w, a));
+    CHECK(!kit_has_pos(w, a) && !kit_has_marked(w, a));
+    CHECK(!kit_set_pos(w, a, (kit_pos_t){ 0, 0 }));
+    CHECK(!kit_add_vel(w, a, KIT_VEL_DEFAULT));
+    CHECK(!kit_add_hidden(w, a));
+    CHECK(!kit_remove_pos(w, a));
+    CHECK(!kit_remove_marked(w, a));
+    CHECK(kit_ref_pos(w, a).x == NULL);
+    CHECK(!kit_destroy(w, a));
+    CHECK(kit_get_pos(w, c).x == 7);
+    CHECK(kit_has_marked(w, c) && !kit_has_vel(w, c) && !kit_has_hidden(w, c));
+    CHECK_EQ(w->components.vel.set.count, 0);
+    CHECK_EQ(kit_count(w), 2);
+
+    /* Ids never issued by this world. */
+    CHECK(!kit_alive(w, ecs_entity_make(500, 0)));
+    CHECK(!kit_has_pos(w, ecs_entity_make(500, 0)));
+    CHECK(!kit_set_pos(w, ecs_entity_make(500, 0), KIT_POS_DEFAULT));
+    CHECK(!kit_has_pos(w, ECS_NULL));
+    CHECK(!kit_add_pos(w, ECS_NULL, KIT_POS_DEFAULT));
+    CHECK_EQ(kit_count(w), 2);
+    kit_world_free(w);
+}
+
+static void test_component_calls(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t e = kit_spawn(w, NULL);
+
+    /* add: new component; refused (value unchanged) when already there. */
+    CHECK(kit_add_vel(w, e, (kit_vel_t){ 1, 2 }));
+    CHECK(kit_has_vel(w, e));
+    CHECK(!kit_add_vel(w, e, (kit_vel_t){ 3, 4 }));
+    CHECK_EQ(kit_get_vel(w, e).dx, 1);
+    CHECK_EQ(w->components.vel.set.count, 1);
+    /* set overwrites, and adds when absent */
+    CHECK(kit_set_vel(w, e, (kit_vel_t){ 5, 6 }));
+    CHECK_EQ(kit_get_vel(w, e).dx, 5);
+    CHECK_EQ(kit_get_vel(w, e).dy, 6);
+    CHECK_EQ(w->components.vel.set.count, 1);
+    CHECK(kit_set_state(w, e, (kit_state_t){ KIT_STATE_MODE_OFF, KIT_STATE_PHASE_SECOND }));
+    CHECK(kit_has_state(w, e));
+    CHECK_EQ(kit_get_state(w, e).phase, KIT_STATE_PHASE_SECOND);
+    /* remove: true once, then false */
+    CHECK(kit_remove_vel(w, e));
+    CHECK(!kit_has_vel(w, e));
+    CHECK(!kit_remove_vel(w, e));
+    CHECK(!kit_remove_floats(w, e)); /* never had it */
+    CHECK(kit_add_vel(w, e, (kit_vel_t){ 8, 9 }));
+    CHECK_EQ(kit_get_vel(w, e).dx, 8);
+
+    /* Strings and arrays copy whole. */
+    kit_label_t l = { .text = "0123456789abcdefghijklm", .blank = "xyz" };
+    CHECK(kit_add_label(w, e, l));
+    kit_label_t got = kit_get_label(w, e);
+    CHECK(memcmp(&got.text, &l.text, sizeof l.text) == 0);
+    CHECK_STR(got.blank, "xyz");
+    kit_arrays_t arr = { .ints = { -1, -2, -3 }, .flags = { false, true, false, true },
+                         .refs = { e, ECS_NULL }, .wide = { UINT64_MAX, 1 }, .longs = { INT64_MIN, -1 },
+                         .bytes = { 9, 8, 7, 6, 5 }, .halves = { -7, 7 }, .reals = { 0.5, -0.25 },
+                         .singles = { 1e-40f, -3.0f } };
+    CHECK(kit_set_arrays(w, e, arr));
+    kit_arrays_t back = kit_get_arrays(w, e);
+    CHECK(memcmp(back.ints, arr.ints, sizeof arr.ints) == 0);
+    CHECK(memcmp(back.flags, arr.flags, sizeof arr.flags) == 0);
+    CHECK(back.refs[0] == e && back.wide[0] == UINT64_MAX && back.longs[0] == INT64_MIN);
+    CHECK(back.bytes[4] == 5 && back.halves[0] == -7 && back.reals[1] == -0.25);
+    CHECK(back.singles[0] == 1e-40f && back.singles[1] == -3.0f);
+
+    /* Extreme scalars round-trip through the pools. */
+    kit_scalars_t s = { .flag = false, .s8 = INT8_MAX, .s16 = INT16_MIN, .s32 = INT32_MAX, .s64 = INT64_MAX,
+                        .u8 = 1, .u16 = 2, .u32 = 3, .u64 = UINT64_MAX - 1, .f32 = FLT_MAX, .f64 = -DBL_MAX,
+                        .who = e };
+    CHECK(kit_set_scalars(w, e, s));
+    kit_scalars_t sb = kit_get_scalars(w, e);
+    CHECK(!sb.flag && sb.s8 == INT8_MAX && sb.s16 == INT16_MIN && sb.s32 == INT32_MAX && sb.s64 == INT64_MAX);
+    CHECK(sb.u8 == 1 && sb.u16 == 2 && sb.u32 == 3 && sb.u64 == UINT64_MAX - 1);
+    CHECK(sb.f32 == FLT_MAX && sb.f64 == -DBL_MAX && sb.who == e);
+
+    /* Tags: add once, has, remove once. */
+    CHECK(kit_add_marked(w, e));
+    CHECK(kit_has_marked(w, e));
+    CHECK(!kit_add_marked(w, e));
+    CHECK_EQ(w->components.marked.set.count, 1);
+    CHECK(kit_remove_marked(w, e));
+    CHECK(!kit_has_marked(w, e));
+    CHECK(!kit_remove_marked(w, e));
+    CHECK(!kit_remove_hidden(w, e));
+
+    /* Values of many entities stay apart as rows move. */
+    ecs_entity_t ids[100];
+    for (int i = 0; i < 100; i++) ids[i] = kit_spawn(w, &(kit_spawn_desc_t){ .vel = &(kit_vel_t){ i, -i } });
+    for (int i = 0; i < 100; i += 2) CHECK(kit_remove_vel(w, ids[i]));
+    int bad = 0;
+    for (int i = 0; i < 100; i++) {
+        if (i % 2) bad += kit_get_vel(w, ids[i]).dx != i || kit_get_vel(w, ids[i]).dy != -i;
+        else bad += kit_has_vel(w, ids[i]);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(kit_get_vel(w, e).dx, 8);
+    kit_world_free(w);
+}
+
+static void test_ref(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 1, 2 }, .arrays = &KIT_ARRAYS_DEFAULT,
+                                                        .label = &(kit_label_t){ .text = "abc" } });
+    ecs_entity_t other = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 3, 4 } });
+    kit_pos_ref_t r = kit_ref_pos(w, e);
+    CHECK(r.x != NULL && r.y != NULL);
+    CHECK(*r.x == 1 && *r.y == 2);
+    *r.x += 10;
+    CHECK(kit_get_pos(w, e).x == 11);
+    CHECK(kit_get_pos(w, other).x == 3);
+    kit_arrays_ref_t ra = kit_ref_arrays(w, e);
+    CHECK((*ra.ints)[0] == INT32_MIN);
+    (*ra.ints)[1] = 42;
+    (*ra.flags)[1] = true;
+    CHECK_EQ(kit_get_arrays(w, e).ints[1], 42);
+    CHECK(kit_get_arrays(w, e).flags[1]);
+    kit_label_ref_t rl = kit_ref_label(w, e);
+    CHECK_STR(*rl.text, "abc");
+    CHECK_EQ(sizeof *rl.text, 24);
+
+    /* Absent component or stale id: every pointer NULL. */
+    kit_vel_ref_t rv = kit_ref_vel(w, e);
+    CHECK(rv.dx == NULL && rv.dy == NULL);
+    CHECK(kit_ref_arrays(w, other).ints == NULL && kit_ref_arrays(w, other).reals == NULL);
+    kit_destroy(w, e);
+    r = kit_ref_pos(w, e);
+    CHECK(r.x == NULL && r.y == NULL);
+    CHECK(kit_ref_label(w, e).text == NULL);
+    r = kit_ref_pos(w, ECS_NULL);
+    CHECK(r.x == NULL);
+    kit_world_free(w);
+}
+
+static void test_singletons(void) {
+    kit_world_t *w = kit_world_new();
+    kit_world_t *w2 = kit_world_new();
+    kit_settings_t *s = kit_singleton_settings(w);
+    CHECK(s != NULL);
+    CHECK(s->seed == UINT64_MAX);
+    CHECK(s->gravity == -9.81);
+    CHECK_STR(s->title, "kit\\chen");
+    CHECK(!s->enabled[0] && s->enabled[1] && !s->enabled[2]);
+    CHECK_EQ(s->level, KIT_SETTINGS_LEVEL_HIGH);
+    kit_counter_t *c = kit_singleton_counter(w);
+    CHECK(c->ticks == 0 && c->last == ECS_NULL);
+    /* One instance per world, kept across calls and entity changes. */
+    c->ticks = 41;
+    c->last = kit_spawn(w, NULL);
+    s->seed = 5;
+    CHECK(kit_singleton_counter(w) == c);
+    kit_destroy(w, c->last);
+    CHECK_EQ(kit_singleton_counter(w)->ticks, 41);
+    CHECK_EQ(kit_singleton_settings(w)->seed, 5);
+    CHECK(kit_singleton_settings(w2)->seed == UINT64_MAX);
+    CHECK_EQ(kit_singleton_counter(w2)->ticks, 0);
+    CHECK(kit_singleton_counter(w2) != c);
+    kit_world_free(w);
+    kit_world_free(w2);
+}
+
+/* Storage is SoA and public: w->components.c.field[row]. */
+static void test_direct_access(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t a = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 1, 10 }, .label = &(kit_label_t){ .text = "a" } });
+    ecs_entity_t b = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 2, 20 }, .arrays = &KIT_ARRAYS_DEFAULT });
+    uint32_t ra = ecs_sparse_row(&w->components.pos.set, a);
+    uint32_t rb = ecs_sparse_row(&w->components.pos.set, b);
+    CHECK(ra != rb && ra < 2 && rb < 2);
+    CHECK(w->components.pos.x[ra] == 1 && w->components.pos.y[rb] == 20);
+    CHECK_EQ(w->components.pos.set.dense[rb], b);
+    w->components.pos.y[ra] = -5;
+    CHECK(kit_get_pos(w, a).y == -5);
+    uint32_t rl = ecs_sparse_row(&w->components.label.set, a);
+    CHECK_STR(w->components.label.text[rl], "a");
+    uint32_t rr = ecs_sparse_row(&w->components.arrays.set, b);
+    w->components.arrays.wide[rr][0] = 77;
+    CHECK(kit_get_arrays(w, b).wide[0] == 77);
+    CHECK_EQ(w->entities.alive, 2);
+    kit_world_free(w);
+}
+
+/* ---- Iteration --------------------------------------------------------------------- */
+
+enum { MANY = 300 };
+
+/* MANY entities with a pattern of components: pos for i%2==0, vel for i%3==0, hidden for
+ * i%5==0, marked for i%7==0, link for i%4==0, label for i%11==0. */
+static kit_world_t *populate(ecs_entity_t *ids) {
+    kit_world_t *w = kit_world_new();
+    for (int i = 0; i < MANY; i++) {
+        ids[i] = kit_spawn(w, &(kit_spawn_desc_t){
+            .pos = i % 2 == 0 ? &(kit_pos_t){ i, 0 } : NULL,
+            .vel = i % 3 == 0 ? &(kit_vel_t){ i, 1 } : NULL,
+            .link = i % 4 == 0 ? &(kit_link_t){ ECS_NULL } : NULL,
+            .label = i % 11 == 0 ? &(kit_label_t){ .text = "x" } : NULL,
+            .hidden = i % 5 == 0,
+            .marked = i % 7 == 0,
+        });
+    }
+    /* Mix rows up, so pools are not in spawn order. */
+    for (int i = 0; i < MANY; i += 6) {
+        kit_remove_pos(w, ids[i]);
+        kit_add_pos(w, ids[i], (kit_pos_t){ i, 0 });
+    }
+    return w;
+}
+
+/* visits[i] counts the visits of ids[i], strangers those of any other entity; the check is
+ * that each ids[i] was visited once exactly when want(i), and no stranger. */
+static int visits[MANY];
+static int strangers;
+
+/* The position of e in ids (populate's entities are slots 0..MANY-1), or -1. */
+static int index_of(const ecs_entity_t *ids, ecs_entity_t e) {
+    uint32_t i = ecs_entity_index(e);
+    return i < MANY && ids[i] == e ? (int)i : -1;
+}
+
+static int visit(const ecs_entity_t *ids, ecs_entity_t e) {
+    int i = index_of(ids, e);
+    if (i < 0) strangers++;
+    else visits[i]++;
+    return i;
+}
+
+static int count_wrong(bool (*want)(int)) {
+    int wrong = strangers;
+    for (int i = 0; i < MANY; i++) wrong += visits[i] != (want(i) ? 1 : 0);
+    memset(visits, 0, sizeof visits);
+    strangers = 0;
+    return wrong;
+}
+
+static bool want_pos(int i) { return i % 2 == 0; }
+static bool want_pos_vel(int i) { return i % 6 == 0; }
+static bool want_pos_vel_hidden(int i) { return i % 30 == 0; }
+static bool want_visible(int i) { return i % 2 == 0 && i % 5 != 0; }
+static bool want_moving(int i) { return i % 6 == 0 && i % 5 != 0 && i % 7 != 0; }
+static bool want_linked(int i) { return i % 28 == 0; }
+static bool want_labelled(int i) { return i % 11 == 0; }
+static bool want_pos_no_vel_label(int i) { return i % 2 == 0 && i % 3 != 0 && i % 11 != 0; }
+static bool want_hidden_alive(int i) { return i % 5 == 0 && i % 12 != 0; }
+static bool want_marked(int i) { return i % 7 == 0; }
+
+static void test_each(void) {
+    ecs_entity_t ids[MANY];
+    kit_world_t *w = populate(ids);
+    int bad_rows = 0;
+
+    KIT_EACH(w, it, pos) {
+        int i = visit(ids, it.id);
+        bad_rows += w->components.pos.x[it.pos] != i || w->components.pos.set.dense[it.pos] != it.id;
+    }
+    CHECK_EQ(count_wrong(want_pos), 0);
+
+    KIT_EACH(w, it, pos, vel) {
+        int i = visit(ids, it.id);
+        bad_rows += w->components.vel.dx[it.vel] != i || w->components.pos.x[it.pos] != i;
+        w->components.pos.y[it.pos] += w->components.vel.dy[it.vel]; /* writes through rows */
+    }
+    CHECK_EQ(count_wrong(want_pos_vel), 0);
+    CHECK(kit_get_pos(w, ids[6]).y == 1 && kit_get_pos(w, ids[2]).y == 0);
+
+    /* Order of the names does not matter; a tag can be named. */
+    KIT_EACH(w, it, hidden, vel, pos) visit(ids, it.id);
+    CHECK_EQ(count_wrong(want_pos_vel_hidden), 0);
+
+    KIT_EACH_WITHOUT(w, it, (vel, label), pos) visit(ids, it.id);
+    CHECK_EQ(count_wrong(want_pos_no_vel_label), 0);
+
+    /* The schema's queries. */
+    KIT_EACH_VISIBLE(w, it) {
+        visit(ids, it.id);
+        bad_rows += w->components.pos.set.dense[it.pos] != it.id;
+    }
+    CHECK_EQ(count_wrong(want_visible), 0);
+    KIT_EACH_MOVING(w, it) {
+        visit(ids, it.id);
+        bad_rows += w->components.vel.set.dense[it.vel] != it.id;
+    }
+    CHECK_EQ(count_wrong(want_moving), 0);
+    KIT_EACH_LINKED(w, it) visit(ids, it.id);
+    CHECK_EQ(count_wrong(want_linked), 0);
+    KIT_EACH_LABELLED(w, it) {
+        visit(ids, it.id);
+        bad_rows += strcmp(w->components.label.text[it.label], "x") != 0;
+    }
+    CHECK_EQ(count_wrong(want_labelled), 0);
+    CHECK_EQ(bad_rows, 0);
+
+    /* An empty pool: the body never runs. */
+    int runs = 0;
+    KIT_EACH(w, it, pos, floats) runs++;
+    CHECK_EQ(runs, 0);
+    kit_world_free(w);
+}
+
+static void test_each_break_continue(void) {
+    ecs_entity_t ids[MANY];
+    kit_world_t *w = populate(ids);
+    int runs = 0, bodies = 0;
+    KIT_EACH(w, it, pos) {
+        if (++runs == 5) break;
+    }
+    CHECK_EQ(runs, 5);
+    runs = 0;
+    KIT_EACH(w, it, pos, vel) {
+        runs++;
+        if (it.id % 2) continue;
+        bodies++;
+    }
+    CHECK_EQ(runs, MANY / 6);
+    CHECK(bodies < runs);
+    /* break leaves only the inner loop of two nested ones. */
+    int outer = 0, inner = 0;
+    KIT_EACH(w, a, label) {
+        outer++;
+        KIT_EACH(w, b, pos) {
+            inner++;
+            break;
+        }
+    }
+    CHECK_EQ(outer, (MANY + 10) / 11);
+    CHECK_EQ(inner, outer);
+    /* Nested loops over the same pools, with different iterator names: all pairs. */
+    long pairs = 0;
+    KIT_EACH(w, a, marked) KIT_EACH(w, b, hidden) pairs++;
+    CHECK_EQ(pairs, (long)((MANY + 6) / 7) * ((MANY + 4) / 5));
+    kit_world_free(w);
+}
+
+/* Destroying the current entity: every match visited exactly once; the others intact. */
+static void test_each_destroy_current(void) {
+    ecs_entity_t ids[MANY];
+    kit_world_t *w = populate(ids);
+    size_t before = kit_count(w);
+    KIT_EACH(w, it, pos, vel) {
+        int i = visit(ids, it.id);
+        if (i % 12 == 0) CHECK(kit_destroy(w, it.id));
+    }
+    CHECK_EQ(count_wrong(want_pos_vel), 0);
+    CHECK_EQ(kit_count(w), before - (MANY + 11) / 12);
+    int bad = 0;
+    for (int i = 0; i < MANY; i++) bad += kit_alive(w, ids[i]) == (i % 12 == 0);
+    CHECK_EQ(bad, 0);
+    /* Destroying every match, in a loop driven by a tag pool. */
+    KIT_EACH(w, it, hidden) {
+        visit(ids, it.id);
+        kit_destroy(w, it.id);
+    }
+    CHECK_EQ(count_wrong(want_hidden_alive), 0);
+    CHECK_EQ(w->components.hidden.set.count, 0);
+    kit_world_free(w);
+}
+
+/* Spawning inside the loop: new entities are not visited, even with matching components. */
+static void test_each_spawn_inside(void) {
+    ecs_entity_t ids[MANY];
+    kit_world_t *w = populate(ids);
+    int spawned = 0, strangers = 0;
+    KIT_EACH(w, it, pos, vel) {
+        int i = index_of(ids, it.id);
+        if (i < 0) {
+            strangers++;
+            continue;
+        }
+        visits[i]++;
+        for (int k = 0; k < 3; k++) {
+            ecs_entity_t n = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &KIT_POS_DEFAULT, .vel = &KIT_VEL_DEFAULT });
+            spawned += n != ECS_NULL;
+        }
+    }
+    CHECK_EQ(strangers, 0);
+    CHECK_EQ(count_wrong(want_pos_vel), 0);
+    CHECK_EQ(spawned, 3 * (MANY / 6));
+    CHECK_EQ(w->components.vel.set.count, (MANY + 2) / 3 + spawned);
+    /* Destroy the current entity and spawn in its place (the slot is reused at once). */
+    int visited = 0;
+    KIT_EACH(w, it, label) {
+        visited++;
+        kit_destroy(w, it.id);
+        kit_spawn(w, &(kit_spawn_desc_t){ .label = &(kit_label_t){ .text = "new" } });
+    }
+    CHECK_EQ(visited, (MANY + 10) / 11);
+    int fresh = 0;
+    KIT_EACH(w, it, label) fresh += strcmp(w->components.label.text[it.label], "new") == 0;
+    CHECK_EQ(fresh, visited);
+    kit_world_free(w);
+}
+
+/* Removing (and adding) components of the current entity inside the loop. */
+static void test_each_remove_inside(void) {
+    ecs_entity_t ids[MANY];
+    kit_world_t *w = populate(ids);
+    /* Half remove pos, half vel: whichever pool the loop walks loses its current member. */
+    KIT_EACH(w, it, pos, vel) {
+        int i = visit(ids, it.id);
+        if (i % 4 == 0) CHECK(kit_remove_pos(w, it.id));
+        else CHECK(kit_remove_vel(w, it.id));
+    }
+    CHECK_EQ(count_wrong(want_pos_vel), 0);
+    int left = 0;
+    KIT_EACH(w, it, pos, vel) left++;
+    CHECK_EQ(left, 0);
+    int bad = 0;
+    for (int i = 0; i < MANY; i++) {
+        if (i % 6) continue;
+        bad += kit_has_pos(w, ids[i]) == (i % 4 == 0);
+        bad += kit_has_vel(w, ids[i]) != (i % 4 == 0);
+    }
+    CHECK_EQ(bad, 0);
+    /* Removing the walked tag and adding another one that is also named: still once each. */
+    KIT_EACH(w, it, marked) {
+        visit(ids, it.id);
+        kit_remove_marked(w, it.id);
+        kit_add_hidden(w, it.id);
+    }
+    CHECK_EQ(count_wrong(want_marked), 0);
+    CHECK_EQ(w->components.marked.set.count, 0);
+    kit_world_free(w);
+}
+
+/* ---- Out of memory ----------------------------------------------------------------- */
+
+/* An allocator that fails once `budget` allocations or resizes have succeeded (-1: never),
+ * and counts live blocks. */
+static int budget = -1, live_blocks;
+
+static void *budget_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    if (size == 0) {
+        live_blocks--;
+        free(ptr);
+        return NULL;
+    }
+    if (budget == 0) return NULL;
+    if (budget > 0) budget--;
+    void *p = realloc(ptr, size);
+    if (p && !ptr) live_blocks++;
+    return p;
+}
+
+/* Total members of every pool: what a failed call must leave as it was. */
+static size_t members(const kit_world_t *w) {
+    const kit_components_t *c = &w->components;
+    return c->scalars.set.count + c->floats.set.count + c->label.set.count + c->arrays.set.count +
+           c->state.set.count + c->link.set.count + c->pos.set.count + c->vel.set.count +
+           c->hidden.set.count + c->marked.set.count;
+}
+
+/* Every allocation failing in turn: world_new gives NULL, spawn ECS_NULL, add/set false,
+ * and each time the world is as before; nothing leaks. */
+static void test_out_of_memory(void) {
+    ecs_set_allocator(&(ecs_allocator_t){ budget_realloc, NULL });
+    int failures_seen = 0;
+    for (int b = 0; b < 40; b++) {
+        budget = b;
+        live_blocks = 0;
+        kit_world_t *w = kit_world_new();
+        if (!w) {
+            failures_seen++;
+            CHECK_EQ(live_blocks, 0);
+            continue;
+        }
+        ecs_entity_t keep = ECS_NULL;
+        for (int round = 0; round < 3; round++) {
+            size_t count = kit_count(w), before = members(w);
+            ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){
+                .scalars = &KIT_SCALARS_DEFAULT, .label = &KIT_LABEL_DEFAULT, .arrays = &KIT_ARRAYS_DEFAULT,
+                .pos = &KIT_POS_DEFAULT, .vel = &KIT_VEL_DEFAULT, .hidden = true, .marked = true });
+            if (e == ECS_NULL) {
+                failures_seen++;
+                CHECK_EQ(kit_count(w), count);
+                CHECK_EQ(members(w), before);
+            } else {
+                CHECK_EQ(members(w), before + 7);
+                if (keep == ECS_NULL) keep = e;
+            }
+        }
+        if (keep != ECS_NULL) {
+            size_t before = members(w);
+            kit_state_t st = { KIT_STATE_MODE_OFF, KIT_STATE_PHASE_SECOND };
+            bool added = kit_add_state(w, keep, st);
+            CHECK_EQ(members(w), before + added);
+            CHECK_EQ(kit_has_state(w, keep), added);
+            bool set = kit_set_floats(w, keep, KIT_FLOATS_DEFAULT);
+            CHECK_EQ(kit_has_floats(w, keep), set);
+            failures_seen += !added + !set;
+            CHECK(kit_get_pos(w, keep).y == -1.5); /* earlier data intact */
+        }
+        kit_world_free(w);
+        CHECK_EQ(live_blocks, 0);
+    }
+    CHECK(failures_seen > 0);
+    budget = -1;
+    ecs_set_allocator(NULL);
+}
+
+int main(void) {
+    test_world_and_spawn();
+    test_defaults();
+    test_prefabs();
+    test_destroy_alive_count();
+    test_component_calls();
+    test_ref();
+    test_singletons();
+    test_direct_access();
+    test_each();
+    test_each_break_continue();
+    test_each_destroy_current();
+    test_each_spawn_inside();
+    test_each_remove_inside();
+    test_out_of_memory();
+    return check_finish("test_api");
+}

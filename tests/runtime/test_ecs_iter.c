@@ -1,0 +1,141 @@
+/* test_ecs_iter.c: the iteration cursor (smallest set, backwards, safe removal of the current
+ * member) and the preprocessor helpers the generated macros use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ecs_iter.h"
+
+static void fill(ecs_sparse_t *s, uint32_t first, uint32_t n) {
+    for (uint32_t i = first; i < first + n; i++) {
+        ecs_entity_t e = ecs_entity_make(i, 0);
+        uint32_t cap;
+        if (s->count == s->capacity) {
+            CHECK(ecs_sparse_next_capacity(s, &cap));
+            CHECK(ecs_sparse_set_capacity(s, cap));
+        }
+        CHECK(ecs_sparse_reserve_page(s, e));
+        ecs_sparse_insert(s, e);
+    }
+}
+
+static void test_smallest(void) {
+    ecs_sparse_t a = { 0 }, b = { 0 }, c = { 0 };
+    fill(&a, 0, 5);
+    fill(&b, 10, 2);
+    fill(&c, 20, 9);
+    ecs_cursor_t cur = ecs_cursor_smallest(3, (const ecs_sparse_t *const[]){ &a, &b, &c });
+    CHECK(cur.set == &b);
+    CHECK_EQ(cur.next, 2);
+    cur = ecs_cursor_smallest(2, (const ecs_sparse_t *const[]){ &c, &a });
+    CHECK(cur.set == &a);
+    cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &c });
+    CHECK(cur.set == &c);
+    CHECK_EQ(cur.next, 9);
+    /* Ties: the first named. An empty set wins and the walk ends at once. */
+    fill(&b, 12, 3);
+    cur = ecs_cursor_smallest(2, (const ecs_sparse_t *const[]){ &a, &b });
+    CHECK(cur.set == &a);
+    ecs_sparse_t empty = { 0 };
+    cur = ecs_cursor_smallest(3, (const ecs_sparse_t *const[]){ &a, &empty, &c });
+    CHECK(cur.set == &empty);
+    ecs_entity_t e = 12345;
+    CHECK(!ecs_cursor_step(&cur, &e));
+    CHECK_EQ(e, 12345); /* untouched when done */
+    ecs_sparse_fini(&a);
+    ecs_sparse_fini(&b);
+    ecs_sparse_fini(&c);
+}
+
+static void test_backwards(void) {
+    ecs_sparse_t s = { 0 };
+    fill(&s, 0, 6);
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+    ecs_entity_t e;
+    uint32_t expect = 6, steps = 0;
+    while (ecs_cursor_step(&cur, &e)) {
+        CHECK_EQ(e, s.dense[--expect]);
+        steps++;
+    }
+    CHECK_EQ(steps, 6);
+    CHECK(!ecs_cursor_step(&cur, &e)); /* stays done */
+    ecs_sparse_fini(&s);
+}
+
+/* Removing the current member (and sometimes also already-visited ones) during the walk:
+ * every member present at the start is visited exactly once, members added are not. */
+static void test_removal_during_walk(void) {
+    enum { N = 1000 };
+    for (int mode = 0; mode < 4; mode++) {
+        ecs_sparse_t s = { 0 };
+        fill(&s, 0, N);
+        static int visits[N + 200];
+        memset(visits, 0, sizeof visits);
+        ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+        ecs_entity_t e;
+        uint32_t added = 0;
+        while (ecs_cursor_step(&cur, &e)) {
+            uint32_t i = ecs_entity_index(e);
+            visits[i]++;
+            bool remove = mode == 0 || (mode == 1 && i % 2) || (mode >= 2 && i % 3 == 0);
+            if (remove) ecs_sparse_remove_row(&s, ecs_sparse_row(&s, e));
+            /* mode 2: also remove the last member, which was visited already */
+            if (mode == 2 && s.count > cur.next + 1 && i % 7 == 0)
+                ecs_sparse_remove_row(&s, s.count - 1);
+            /* mode 3: add new members, which must not be visited */
+            if (mode == 3 && i % 10 == 0 && added < 100) fill(&s, N + added++, 1);
+        }
+        int wrong = 0;
+        for (uint32_t i = 0; i < N; i++) wrong += visits[i] != 1;
+        for (uint32_t i = N; i < N + 200; i++) wrong += visits[i] != 0;
+        if (wrong) fprintf(stderr, "removal mode %d: %d entities visited not once\n", mode, wrong);
+        CHECK_EQ(wrong, 0);
+        if (mode == 0) CHECK_EQ(s.count, 0);
+        if (mode == 1) CHECK_EQ(s.count, N / 2);
+        if (mode == 3) CHECK_EQ(s.count, N - (N + 2) / 3 + added);
+        ecs_sparse_fini(&s);
+    }
+}
+
+/* Removing everyone behind the cursor at once: the walk goes on from what is left. */
+static void test_clear_during_walk(void) {
+    ecs_sparse_t s = { 0 };
+    fill(&s, 0, 10);
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+    ecs_entity_t e;
+    int steps = 0;
+    while (ecs_cursor_step(&cur, &e)) {
+        steps++;
+        if (steps == 3) ecs_sparse_clear(&s);
+    }
+    CHECK_EQ(steps, 3);
+    ecs_sparse_fini(&s);
+}
+
+#define ADD_ONE(ctx, x) ((ctx) + (x))
+#define TIMES(ctx, x) ((ctx) * (x))
+static void test_preprocessor(void) {
+    CHECK_EQ(ECS_PP_NARGS(a), 1);
+    CHECK_EQ(ECS_PP_NARGS(a, b, c), 3);
+    CHECK_EQ(ECS_PP_NARGS(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p), 16);
+    int list[] = { ECS_PP_MAP(ADD_ONE, ECS_PP_COMMA, 1, 10, 20, 30) };
+    CHECK_EQ(sizeof list / sizeof list[0], 3);
+    CHECK_EQ(list[0], 11);
+    CHECK_EQ(list[2], 31);
+    CHECK(ECS_PP_MAP(TIMES, ECS_PP_AND, 1, 1, 2, 3));
+    CHECK(!(ECS_PP_MAP(TIMES, ECS_PP_AND, 1, 1, 0, 3)));
+    int sixteen[] = { ECS_PP_MAP(TIMES, ECS_PP_COMMA, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16) };
+    CHECK_EQ(sizeof sixteen / sizeof sixteen[0], 16);
+    CHECK_EQ(sixteen[15], 32);
+    int unparen[] = { ECS_PP_UNPAREN(4, 5) };
+    CHECK_EQ(unparen[1], 5);
+}
+
+int main(void) {
+    test_smallest();
+    test_backwards();
+    test_removal_during_walk();
+    test_clear_during_walk();
+    test_preprocessor();
+    return check_finish("test_ecs_iter");
+}

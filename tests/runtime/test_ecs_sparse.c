@@ -1,0 +1,195 @@
+/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, clear, lazy pages, growth. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "ecs_sparse.h"
+
+/* Grows s as generated code does when it is full. */
+static void grow_if_full(ecs_sparse_t *s) {
+    uint32_t cap;
+    if (s->count < s->capacity) return;
+    CHECK(ecs_sparse_next_capacity(s, &cap));
+    CHECK(cap > s->capacity);
+    CHECK(ecs_sparse_set_capacity(s, cap));
+}
+
+static uint32_t add(ecs_sparse_t *s, ecs_entity_t e) {
+    grow_if_full(s);
+    CHECK(ecs_sparse_reserve_page(s, e));
+    return ecs_sparse_insert(s, e);
+}
+
+/* Every member's sparse entry points at its dense row. */
+static bool consistent(const ecs_sparse_t *s) {
+    for (uint32_t row = 0; row < s->count; row++)
+        if (ecs_sparse_row(s, s->dense[row]) != row) return false;
+    return true;
+}
+
+static void test_empty(void) {
+    ecs_sparse_t s = { 0 };
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(0, 0)), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(123456, 7)), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_memory(&s), 0);
+    ecs_sparse_clear(&s);
+    CHECK_EQ(s.count, 0);
+    ecs_sparse_fini(&s);
+}
+
+static void test_insert_remove_swap(void) {
+    ecs_sparse_t s = { 0 };
+    ecs_entity_t a = ecs_entity_make(3, 0), b = ecs_entity_make(10, 2), c = ecs_entity_make(0, 1),
+                 d = ecs_entity_make(7, 4);
+    CHECK_EQ(add(&s, a), 0);
+    CHECK_EQ(add(&s, b), 1);
+    CHECK_EQ(add(&s, c), 2);
+    CHECK_EQ(add(&s, d), 3);
+    CHECK_EQ(s.count, 4);
+    CHECK_EQ(s.dense[0], a);
+    CHECK_EQ(s.dense[3], d);
+    CHECK_EQ(ecs_sparse_row(&s, b), 1);
+    CHECK_EQ(ecs_sparse_row(&s, c), 2);
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(4, 0)), ECS_ROW_NONE); /* same page, absent */
+    CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
+
+    /* Removing row 0 moves the last member (d) into it and returns the row it came from. */
+    CHECK_EQ(ecs_sparse_remove_row(&s, 0), 3);
+    CHECK_EQ(s.count, 3);
+    CHECK_EQ(s.dense[0], d);
+    CHECK_EQ(ecs_sparse_row(&s, d), 0);
+    CHECK_EQ(ecs_sparse_row(&s, a), ECS_ROW_NONE);
+    CHECK(consistent(&s));
+
+    /* Removing the last row moves nothing: from == row. */
+    CHECK_EQ(ecs_sparse_remove_row(&s, 2), 2);
+    CHECK_EQ(ecs_sparse_row(&s, c), ECS_ROW_NONE);
+    CHECK_EQ(s.count, 2);
+    CHECK(consistent(&s));
+
+    CHECK_EQ(add(&s, a), 2);
+    ecs_sparse_swap_rows(&s, 0, 2);
+    CHECK_EQ(s.dense[0], a);
+    CHECK_EQ(s.dense[2], d);
+    CHECK_EQ(ecs_sparse_row(&s, a), 0);
+    CHECK_EQ(ecs_sparse_row(&s, d), 2);
+    ecs_sparse_swap_rows(&s, 1, 1);
+    CHECK_EQ(s.dense[1], b);
+    CHECK_EQ(ecs_sparse_row(&s, b), 1);
+    CHECK(consistent(&s));
+
+    /* Clear drops every member and keeps the memory. */
+    uint32_t capacity = s.capacity;
+    uint32_t pages = s.page_count;
+    ecs_sparse_clear(&s);
+    CHECK_EQ(s.count, 0);
+    CHECK_EQ(s.capacity, capacity);
+    CHECK_EQ(s.page_count, pages);
+    CHECK_EQ(ecs_sparse_row(&s, a), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_row(&s, b), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_row(&s, d), ECS_ROW_NONE);
+    CHECK_EQ(add(&s, b), 0); /* usable again */
+    CHECK_EQ(ecs_sparse_row(&s, b), 0);
+    ecs_sparse_fini(&s);
+    CHECK_EQ(s.count, 0);
+    CHECK(s.dense == NULL && s.pages == NULL);
+}
+
+/* Pages exist only where members are: a high index costs one page, not all below it. */
+static void test_lazy_pages(void) {
+    ecs_sparse_t s = { 0 };
+    ecs_entity_t high = ecs_entity_make(25u * ECS_PAGE_SIZE + 17u, 0);
+    CHECK(ecs_sparse_next_capacity(&s, &(uint32_t){ 0 }));
+    add(&s, high);
+    CHECK_EQ(s.page_count, 26);
+    int allocated = 0;
+    for (uint32_t p = 0; p < s.page_count; p++) allocated += s.pages[p] != NULL;
+    CHECK_EQ(allocated, 1);
+    CHECK(s.pages[25] != NULL);
+    CHECK_EQ(ecs_sparse_row(&s, high), 0);
+    /* Lookups in pages that were never allocated say absent without touching memory. */
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(17, 0)), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(30u * ECS_PAGE_SIZE, 0)), ECS_ROW_NONE);
+    CHECK_EQ(ecs_sparse_memory(&s), 26 * sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t) +
+                                        s.capacity * sizeof(ecs_entity_t));
+
+    /* A second member on the same page allocates nothing more; one lower adds one page. */
+    add(&s, ecs_entity_make(25u * ECS_PAGE_SIZE, 0));
+    CHECK_EQ(s.page_count, 26);
+    add(&s, ecs_entity_make(5, 0));
+    allocated = 0;
+    for (uint32_t p = 0; p < s.page_count; p++) allocated += s.pages[p] != NULL;
+    CHECK_EQ(allocated, 2);
+    CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(5, 0)), 2);
+    /* The highest index of all: its page is the last possible one. */
+    ecs_entity_t top = ecs_entity_make(ECS_INDEX_MAX, 0);
+    add(&s, top);
+    CHECK_EQ(s.page_count, (ECS_INDEX_MAX >> ECS_PAGE_BITS) + 1u);
+    CHECK_EQ(ecs_sparse_row(&s, top), 3);
+    CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
+    CHECK(consistent(&s));
+    ecs_sparse_fini(&s);
+}
+
+static void test_capacity(void) {
+    ecs_sparse_t s = { 0 };
+    uint32_t cap = 0;
+    CHECK(ecs_sparse_next_capacity(&s, &cap));
+    CHECK_EQ(cap, 16);
+    CHECK(ecs_sparse_set_capacity(&s, cap));
+    CHECK_EQ(s.capacity, 16);
+    CHECK(ecs_sparse_next_capacity(&s, &cap));
+    CHECK_EQ(cap, 32);
+    for (uint32_t i = 0; i < 5; i++) add(&s, ecs_entity_make(i, 0));
+    /* Shrinking below the members is refused and changes nothing. */
+    CHECK(!ecs_sparse_set_capacity(&s, 4));
+    CHECK_EQ(s.capacity, 16);
+    CHECK(ecs_sparse_set_capacity(&s, 5));
+    CHECK_EQ(s.capacity, 5);
+    CHECK(consistent(&s));
+    ecs_sparse_fini(&s);
+
+    /* The limits, on a set that only pretends to be that big (next_capacity reads capacity). */
+    ecs_sparse_t big = { .capacity = UINT32_MAX - 1u };
+    CHECK(!ecs_sparse_next_capacity(&big, &cap));
+    big.capacity = UINT32_MAX / 2u + 5u;
+    CHECK(ecs_sparse_next_capacity(&big, &cap));
+    CHECK_EQ(cap, UINT32_MAX - 1u);
+    big.capacity = 1000;
+    CHECK(ecs_sparse_next_capacity(&big, &cap));
+    CHECK_EQ(cap, 2000);
+}
+
+/* Many members spread over many pages, then removal of half in scrambled order. */
+static void test_many(void) {
+    ecs_sparse_t s = { 0 };
+    enum { N = 50000 };
+    for (uint32_t i = 0; i < N; i++) add(&s, ecs_entity_make(i * 7u, i % 5u));
+    CHECK_EQ(s.count, N);
+    CHECK(s.capacity >= N);
+    CHECK(consistent(&s));
+    int bad = 0;
+    for (uint32_t i = 0; i < N; i++) bad += ecs_sparse_row(&s, ecs_entity_make(i * 7u, 0)) != i;
+    for (uint32_t i = 0; i < N; i++) bad += ecs_sparse_row(&s, ecs_entity_make(i * 7u + 1u, 0)) != ECS_ROW_NONE;
+    CHECK_EQ(bad, 0);
+    uint64_t x = 88172645463325252u; /* xorshift: a fixed scramble */
+    for (int k = 0; k < N / 2; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        ecs_sparse_remove_row(&s, (uint32_t)(x % s.count));
+    }
+    CHECK_EQ(s.count, N - N / 2);
+    CHECK(consistent(&s));
+    uint32_t members = 0;
+    for (uint32_t i = 0; i < N; i++) members += ecs_sparse_row(&s, ecs_entity_make(i * 7u, 0)) != ECS_ROW_NONE;
+    CHECK_EQ(members, s.count);
+    ecs_sparse_fini(&s);
+}
+
+int main(void) {
+    test_empty();
+    test_insert_remove_swap();
+    test_lazy_pages();
+    test_capacity();
+    test_many();
+    return check_finish("test_ecs_sparse");
+}
