@@ -361,6 +361,35 @@ static void test_singletons(void) {
     kit_world_free(w2);
 }
 
+/* The schema's max_entities (50000): spawn gives ECS_NULL at the limit and changes nothing;
+ * a destroyed entity's slot can be used again. */
+static void test_entity_limit(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t first = ECS_NULL, e;
+    size_t spawned = 0;
+    while ((e = kit_spawn(w, spawned % 2 ? NULL : &(kit_spawn_desc_t){ .vel = &KIT_VEL_DEFAULT })) != ECS_NULL) {
+        if (!first) first = e;
+        if (++spawned > 60000) break;
+    }
+    CHECK_EQ(spawned, 50000);
+    CHECK_EQ(kit_count(w), 50000);
+    size_t vels = w->components.vel.set.count;
+    CHECK_EQ(vels, 25000);
+    CHECK_EQ(kit_spawn(w, &(kit_spawn_desc_t){ .vel = &KIT_VEL_DEFAULT, .marked = true }), ECS_NULL);
+    CHECK_EQ(kit_spawn_beacon(w), ECS_NULL);
+    CHECK_EQ(kit_count(w), 50000);
+    CHECK_EQ(w->components.vel.set.count, vels);
+    CHECK_EQ(w->components.marked.set.count, 0);
+    CHECK_EQ(w->components.scalars.set.count, 0);
+    CHECK(kit_destroy(w, first));
+    ecs_entity_t again = kit_spawn_beacon(w);
+    CHECK(again != ECS_NULL);
+    CHECK_EQ(ecs_entity_index(again), ecs_entity_index(first));
+    CHECK(kit_has_marked(w, again));
+    CHECK_EQ(kit_spawn(w, NULL), ECS_NULL);
+    kit_world_free(w);
+}
+
 /* Storage is SoA and public: w->components.c.field[row]. */
 static void test_direct_access(void) {
     kit_world_t *w = kit_world_new();
@@ -707,6 +736,7 @@ int main(void) {
     test_component_calls();
     test_ref();
     test_singletons();
+    test_entity_limit();
     test_direct_access();
     test_each();
     test_each_break_continue();

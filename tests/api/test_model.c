@@ -10,7 +10,7 @@
 #include "kit_ecs.h"
 
 enum {
-    STEPS = 200000,
+    STEPS = 400000,
     TARGET = 24000,      /* live entities the run grows to and then hovers around */
     MAX_SLOTS = 1 << 16, /* the model's slot table: more than the run ever uses */
     CHECK_EVERY = 5000,
@@ -200,6 +200,51 @@ static void check_all(const kit_world_t *w_const) {
     MCHECK(wrong == 0);
 }
 
+/* Structural changes inside a loop: over pos and vel, destroy some matches, take vel or pos
+ * from others, and spawn matching entities; every match present at the start is visited
+ * once, none spawned during the loop is. */
+static void sweep(kit_world_t *w) {
+    memset(seen, 0, sizeof seen);
+    size_t expect = 0, visited = 0, wrong = 0;
+    for (uint32_t k = 0; k < live_count; k++) {
+        model_entity_t *m = lookup(live[k]);
+        expect += m->has_pos && m->has_vel;
+    }
+    KIT_EACH(w, it, pos, vel) {
+        model_entity_t *m = lookup(it.id);
+        visited++;
+        if (!m || !m->has_pos || !m->has_vel || seen[ecs_entity_index(it.id)]) {
+            wrong++;
+            continue;
+        }
+        uint32_t r = below(8);
+        if (r == 0) {
+            MCHECK(kit_destroy(w, it.id));
+            model_destroy(m);
+            continue; /* its slot may be reused below: do not mark it seen */
+        }
+        seen[ecs_entity_index(it.id)] = 1;
+        if (r == 1) {
+            MCHECK(kit_remove_vel(w, it.id));
+            m->has_vel = false;
+        } else if (r == 2) {
+            MCHECK(kit_remove_pos(w, it.id));
+            m->has_pos = false;
+        } else if (r == 3) {
+            kit_pos_t p = random_pos();
+            kit_vel_t v = random_vel();
+            ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &p, .vel = &v });
+            MCHECK(e != ECS_NULL && ecs_entity_index(e) < MAX_SLOTS && !lookup(e));
+            if (e == ECS_NULL || ecs_entity_index(e) >= MAX_SLOTS) continue;
+            model[ecs_entity_index(e)] = (model_entity_t){ .id = e, .has_pos = true, .has_vel = true, .pos = p, .vel = v };
+            model_add_live(e);
+            seen[ecs_entity_index(e)] = 2; /* a visit to it now counts as wrong */
+        }
+    }
+    MCHECK(visited == expect);
+    MCHECK(wrong == 0);
+}
+
 /* One random call, applied to the world and to the model. */
 static void random_step(kit_world_t *w) {
     bool growing = live_count < TARGET;
@@ -214,7 +259,7 @@ static void random_step(kit_world_t *w) {
         kit_label_t l = random_label();
         kit_link_t k = random_link();
         uint32_t bits = below(64);
-        e = kit_spawn(w, &(kit_spawn_desc_t){
+        e = kit_spawn(w, bits == 0 ? NULL : &(kit_spawn_desc_t){
             .pos = bits & 1 ? &p : NULL, .vel = bits & 2 ? &v : NULL, .label = bits & 4 ? &l : NULL,
             .link = bits & 8 ? &k : NULL, .hidden = bits & 16, .marked = bits & 32 });
         MCHECK(e != ECS_NULL && ecs_entity_index(e) < MAX_SLOTS);
@@ -338,7 +383,12 @@ int main(int argc, char **argv) {
     for (step = 0; step < STEPS; step++) {
         random_step(w);
         if (live_count > peak) peak = live_count;
-        if (step % CHECK_EVERY == CHECK_EVERY - 1) check_all(w);
+        if (step % CHECK_EVERY == CHECK_EVERY - 1) {
+            check_all(w);
+            sweep(w);
+            check_all(w);
+            if (live_count > peak) peak = live_count;
+        }
         if (check_failures > 20) break; /* enough to go on */
     }
     check_all(w);
