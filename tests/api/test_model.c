@@ -10,10 +10,10 @@
 #include "kit_ecs.h"
 
 enum {
-    STEPS = 400000,
+    STEPS = 300000,
     TARGET = 24000,      /* live entities the run grows to and then hovers around */
     MAX_SLOTS = 1 << 16, /* the model's slot table: more than the run ever uses */
-    CHECK_EVERY = 5000,
+    CHECK_EVERY = 10000,
     STALE_KEPT = 4096,
 };
 
