@@ -83,6 +83,9 @@ static void check_arrays_default(const kit_arrays_t *a, bool ints_too) {
     CHECK(a->halves[0] == INT16_MIN && a->halves[1] == INT16_MAX);
     CHECK(a->reals[0] == 0.0 && signbit(a->reals[0]) && a->reals[1] == 1e308);
     CHECK(a->singles[0] == 0.0f && !signbit(a->singles[0]) && a->singles[1] == 0.0f);
+    CHECK(a->tiny[0] == INT8_MIN && a->tiny[1] == INT8_MAX);
+    CHECK(a->shorts[0] == 0 && a->shorts[1] == 1 && a->shorts[2] == UINT16_MAX);
+    CHECK(a->words[0] == 2147483648u && a->words[1] == UINT32_MAX);
 }
 
 static void test_defaults(void) {
