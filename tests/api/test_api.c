@@ -523,6 +523,23 @@ static void test_each(void) {
     CHECK_EQ(count_wrong(want_labelled), 0);
     CHECK_EQ(bad_rows, 0);
 
+    /* Every pooled component named at once (10 terms): only an entity with all of them. */
+    ecs_entity_t full = kit_spawn(w, &(kit_spawn_desc_t){
+        .scalars = &KIT_SCALARS_DEFAULT, .floats = &KIT_FLOATS_DEFAULT, .label = &KIT_LABEL_DEFAULT,
+        .arrays = &KIT_ARRAYS_DEFAULT, .state = &KIT_STATE_DEFAULT, .link = &KIT_LINK_DEFAULT,
+        .pos = &KIT_POS_DEFAULT, .vel = &KIT_VEL_DEFAULT, .hidden = true, .marked = true });
+    int all_terms = 0;
+    KIT_EACH(w, it, scalars, floats, label, arrays, state, link, pos, vel, hidden, marked) {
+        all_terms++;
+        CHECK_EQ(it.id, full);
+        CHECK_EQ(w->components.state.mode[it.state], KIT_STATE_MODE_ON);
+        CHECK_EQ(w->components.arrays.words[it.arrays][1], UINT32_MAX);
+    }
+    CHECK_EQ(all_terms, 1);
+    KIT_EACH_WITHOUT(w, it, (scalars, floats, label, arrays, state, link, vel, hidden, marked), pos)
+        CHECK(it.id != full && !kit_has_vel(w, it.id) && !kit_has_hidden(w, it.id));
+    CHECK(kit_destroy(w, full));
+
     /* An empty pool: the body never runs. */
     int runs = 0;
     KIT_EACH(w, it, pos, floats) runs++;
