@@ -31,22 +31,49 @@ def _ensure_modules():
     sys.exit(f"ecsgen: missing Python modules: {', '.join(missing)} (install them: apt-get install {packages})")
 
 
+EXAMPLES = """\
+examples:
+  ecsgen schema/game.json --out build/          write build/game_ecs.h and build/game_ecs.c
+  ecsgen schema/game.json --check               validate only: exit 0, or 1 with the errors
+  ecsgen schema/game.json --docs game.md        write a Markdown reference of the schema
+  ecsgen game.json --out gen/ --depfile gen/game.d   (what a meson custom_target runs)
+
+A schema may include shared files ("include": ["shared.json"], relative to it): their
+components, queries and prefabs merge in; a shared file has no "name". Errors read
+`file: json.path: what is wrong (hint)`; exit status 1, and nothing is written.
+The schema format: docs/schema.md; its JSON Schema: ecsgen.schema.json beside ecsgen.py.
+"""
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="ecsgen",
         description="Generate a typed C ECS (<name>_ecs.h, <name>_ecs.c) from a JSON schema.",
-        epilog="example: ecsgen schema/game.json --out build/  ->  build/game_ecs.h, build/game_ecs.c")
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("schema", help="the schema file, e.g. schema/game.json")
-    parser.add_argument("--out", metavar="DIR", help="directory for the generated files (must exist)")
-    parser.add_argument("--check", action="store_true", help="validate the schema only; write nothing")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write <name>_ecs.h and <name>_ecs.c into DIR, which must exist "
+                             "(e.g. --out build/); unchanged files are not rewritten")
+    parser.add_argument("--docs", metavar="FILE",
+                        help="write a Markdown reference of the schema (components, fields, types, "
+                             "defaults, queries, prefabs, generated names) to FILE (e.g. --docs game.md)")
+    parser.add_argument("--check", action="store_true",
+                        help="validate the schema and what it includes; write nothing "
+                             "(e.g. ecsgen game.json --check)")
     parser.add_argument("--depfile", metavar="FILE",
-                        help="also write a make-style depfile listing every input (for meson/ninja)")
-    parser.add_argument("--version", action="version", version="ecsgen " + _version())
+                        help="also write a make-style depfile listing every input: the schema, the "
+                             "files it includes and the generator's own (e.g. --depfile build/game.d)")
+    parser.add_argument("--version", action="version", version="ecsgen " + _version(),
+                        help="print the version (ecsgen X.Y.Z) and exit")
     args = parser.parse_args(argv)
-    if not args.check and not args.out:
-        parser.error("--out DIR is required (or --check to validate only)")
+    if args.check and (args.out or args.docs or args.depfile):
+        parser.error("--check writes nothing: drop --out, --docs and --depfile, or --check")
+    if not args.check and not args.out and not args.docs:
+        parser.error("--out DIR is required (or --docs FILE, or --check to validate only)")
     if args.out and not os.path.isdir(args.out):
         parser.error(f"--out {args.out}: no such directory")
+    if args.docs and not os.path.isdir(os.path.dirname(os.path.abspath(args.docs))):
+        parser.error(f"--docs {args.docs}: no such directory")
     return args
 
 
@@ -61,7 +88,7 @@ def main(argv=None):
     from ecsgenlib.errors import SchemaError, SchemaErrors
     from ecsgenlib import pipeline
     try:
-        outputs, inputs = pipeline.generate(args.schema)
+        outputs, inputs = pipeline.generate(args.schema, args.out, args.docs)
     except SchemaError as e:
         print(e, file=sys.stderr)
         return 1
@@ -71,7 +98,7 @@ def main(argv=None):
         return 1
     if args.check:
         return 0
-    pipeline.write_outputs(args.out, outputs, args.depfile, inputs)
+    pipeline.write_outputs(outputs, args.depfile, inputs)
     return 0
 
 

@@ -30,6 +30,10 @@ static bool ecs_entities_grow(ecs_entities_t *t, uint32_t need) {
     return true;
 }
 
+bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n) {
+    return ecs_entities_grow(t, n);
+}
+
 ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
     uint32_t index;
     uint32_t generation;
@@ -66,7 +70,8 @@ bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t 
                           const uint64_t *next_generation) {
     if (used > ecs_entities_max_slots(t)) return false;
     ecs_entities_t fresh = { .limit = t->limit };
-    if (used && !ecs_entities_grow(&fresh, used)) return false;
+    uint32_t room = used > t->capacity ? used : t->capacity;
+    if (room && !ecs_entities_grow(&fresh, room)) return false;
     for (uint32_t i = 0; i < used; i++) fresh.slots[i] = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t index = ecs_entity_index(live[k]);

@@ -21,6 +21,10 @@ typedef struct ecs_entities {
 /* A zeroed ecs_entities_t is an empty table; limit may be set before first use. */
 void ecs_entities_fini(ecs_entities_t *t);
 
+/* Allocates room for n slots now (at most the limit), so that creating up to n entities
+ * never allocates: fixed storage. False when out of memory or n exceeds the limit. */
+bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n);
+
 /* A fresh id; ECS_NULL when the limit is reached or memory runs out. */
 ecs_entity_t ecs_entities_create(ecs_entities_t *t);
 
@@ -37,7 +41,7 @@ static inline bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
  * Every other slot below `used` becomes free and will next be issued with generation
  * next_generation[i] (NULL: 0); a value above UINT32_MAX retires the slot. Passing
  * generations above any id seen for a slot keeps stale ids stale. `used` must exceed every
- * index in live. False (t untouched) on null or duplicate slots, a limit exceeded, or out
+ * index in live. The table keeps at least its capacity (fixed storage stays fixed). False (t untouched) on null or duplicate slots, a limit exceeded, or out
  * of memory. */
 bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t n, uint32_t used,
                           const uint64_t *next_generation);

@@ -48,6 +48,21 @@ bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
     return true;
 }
 
+bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n) {
+    if (n > s->capacity && !ecs_sparse_set_capacity(s, n)) return false;
+    uint32_t pages = (uint32_t)(((uint64_t)n + ECS_PAGE_SIZE - 1u) >> ECS_PAGE_BITS);
+    if (pages > s->page_count) { /* the whole page table at once, then each page */
+        uint32_t **table = ecs_realloc_array(s->pages, pages, sizeof *table);
+        if (!table) return false;
+        memset(table + s->page_count, 0, (pages - s->page_count) * sizeof *table);
+        s->pages = table;
+        s->page_count = pages;
+    }
+    for (uint32_t p = 0; p < pages; p++)
+        if (!ecs_sparse_reserve_page(s, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
+    return true;
+}
+
 static uint32_t *ecs_sparse_slot(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t index = ecs_entity_index(e);
     return &s->pages[index >> ECS_PAGE_BITS][index & (ECS_PAGE_SIZE - 1u)];

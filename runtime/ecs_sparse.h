@@ -40,6 +40,11 @@ bool ecs_sparse_next_capacity(const ecs_sparse_t *s, uint32_t *capacity);
  * memory. The owner resizes its field arrays first, then calls this. */
 bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity);
 
+/* Fixed storage: room for n rows in dense and every page for entity indexes below n, so that
+ * a set never allocates again while its members' indexes stay below n. False when out of
+ * memory (what was allocated stays, for ecs_sparse_fini). */
+bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n);
+
 /* Makes sure the page for e exists, so that a following insert cannot fail; false when out
  * of memory. */
 bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e);

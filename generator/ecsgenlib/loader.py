@@ -1,5 +1,7 @@
-"""Reads a schema file: strict JSON, then its structure checked against ecsgen.schema.json."""
+"""Reads a schema file: strict JSON, its structure checked against ecsgen.schema.json, and the
+files it includes merged in (load())."""
 
+import functools
 import json
 import os
 
@@ -135,3 +137,101 @@ def check_structure(document, display):
             errors.append(translated)
     if errors:
         raise SchemaErrors(errors)
+
+
+# Keys an included (shared) file may hold: the parts of an ECS, not the identity of one.
+FRAGMENT_KEYS = ("$schema", "doc", "include", "components", "queries", "prefabs")
+SECTIONS = ("components", "queries", "prefabs")
+
+
+class Loaded:
+    """A schema with its includes merged: the document the model builds from, where each
+    item came from ({(section, name): display file}), and every file read."""
+
+    def __init__(self, document, origins, files):
+        self.document = document
+        self.origins = {key: display for key, (display, _) in origins.items()}
+        self.origin_paths = {key: path for key, (_, path) in origins.items()}
+        self.files = files
+
+
+def display_name(path, relative=None):
+    """How errors name a file: as given; included files as the schema was (relative or not)."""
+    relative = not os.path.isabs(path) if relative is None else relative
+    return os.path.relpath(path) if relative else os.path.abspath(path)
+
+
+def load(schema_file):
+    """The merged Loaded for a schema file; SchemaError(s) naming the file and JSON path."""
+    display = display_name(schema_file)
+    merged = {key: {} for key in SECTIONS}
+    origins = {}
+    files = []
+    errors = []
+    show = functools.partial(display_name, relative=not os.path.isabs(schema_file))
+    root = _load_file(os.path.abspath(schema_file), display, merged, origins, files, errors, [], set(), show)
+    if errors:
+        raise SchemaErrors(errors)
+    if "name" not in root:
+        raise SchemaError(display, "", "missing key 'name'",
+                          "a file without a name is a shared fragment: check a schema that includes it")
+    if not merged["components"]:
+        raise SchemaError(display, "", "missing key 'components'",
+                          "a schema needs components, its own or included")
+    document = {k: v for k, v in root.items() if k not in SECTIONS and k != "include"}
+    for key in SECTIONS:
+        if merged[key] or key == "components":
+            document[key] = merged[key]
+    return Loaded(document, origins, files)
+
+
+def _load_file(path, display, merged, origins, files, errors, stack, done, show):
+    """Reads one file and, depth first, what it includes; merges its items after theirs."""
+    document = read_json(path, display)
+    check_structure(document, display)
+    files.append(path)
+    done.add(path)
+    if stack:  # an included file: a fragment
+        for key in document:
+            if key not in FRAGMENT_KEYS:
+                errors.append(SchemaError(display, key, f"'{key}' is not allowed in an included file",
+                                          "a shared file holds components, queries and prefabs; "
+                                          "the including schema sets name, version and max_entities"))
+    for k, relative in enumerate(document.get("include", [])):
+        target = os.path.normpath(os.path.join(os.path.dirname(path), relative))
+        where = f"include[{k}]"
+        chain_from = [*stack, path]
+        if target in chain_from:
+            chain = " -> ".join(show(p) for p in chain_from[chain_from.index(target):] + [target])
+            errors.append(SchemaError(display, where, f"include cycle: {chain}", "a file cannot include itself, even indirectly"))
+            continue
+        if target in done:  # already merged through another include (a diamond): once is enough
+            continue
+        if not os.path.isfile(target):
+            errors.append(SchemaError(display, where, f"cannot read '{relative}': no such file",
+                                      f"include paths are relative to {os.path.basename(path)}"))
+            continue
+        _load_file(target, show(target), merged, origins, files, errors, [*stack, path], done, show)
+    for key in SECTIONS:
+        for name, spec in document.get(key, {}).items():
+            if (key, name) in origins:
+                first = origins[(key, name)][0]
+                errors.append(SchemaError(display, f"{key}.{name}", f"'{name}' is defined twice: here and in {first}: {key}.{name}",
+                                          "rename one, or define it in one file only"))
+                continue
+            merged[key][name] = spec
+            origins[(key, name)] = (display, path)
+    return document
+
+
+def relocate(errors, loaded, display):
+    """Errors the model reported against the merged document, re-pointed at the file that
+    defines the item (components.x.fields.y -> the file that defines component x)."""
+    out = []
+    for error in errors:
+        parts = error.path.split(".")
+        origin = loaded.origins.get(tuple(parts[:2])) if len(parts) >= 2 else None
+        if origin and origin != display and error.file == display:
+            error = SchemaError(origin, error.path, error.message, error.hint)
+        out.append(error)
+    return out

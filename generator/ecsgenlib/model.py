@@ -4,6 +4,8 @@ build_model() runs the semantic checks a JSON Schema cannot express (C keywords,
 names, defaults against types, queries and prefabs naming real components, C names that
 would clash after mangling) and reports all problems found as SchemaErrors."""
 
+import json
+
 from .c_literals import c_float, c_int, c_string
 from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
 from .types import FieldType, parse_type, zero_value
@@ -18,6 +20,9 @@ _Decimal128
 """.split())
 # Macros of the headers generated code includes, and names GNU C predefines.
 C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn complex imaginary".split())
+
+
+PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
 
 
 class Names:
@@ -88,6 +93,17 @@ class Field:
             return f"{self.element_c_type} (*{self.name}){self.suffix}"
         return f"{self.element_c_type} *{self.name}"
 
+    @property
+    def type_text(self):
+        """The type as the schema spells it; an enum with its values."""
+        if self.enum_type:
+            return "enum { " + ", ".join(self.type.values) + " }"
+        return self.type.spelling
+
+    @property
+    def default_text(self):
+        return value_text(self.default)
+
     def literal(self, value):
         t = self.type
         if t.is_string:
@@ -112,6 +128,11 @@ class Field:
     @property
     def c_default(self):
         return self.literal(self.default)
+
+
+def value_text(value):
+    """A field value as JSON, the schema's spelling (an entity's is null)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 class Component:
@@ -140,10 +161,35 @@ class Component:
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
         self.fini_fn = names.internal(name, "fini")
+        self.reserve_fn = names.internal(name, "reserve")
+        self.defined_in = None  # the schema file that defines it, set by the pipeline
 
     @property
     def pooled(self):
         return not self.singleton
+
+    @property
+    def row_bytes(self):
+        """A C expression: the bytes one row of this component's fields takes ("0" for a tag)."""
+        return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
+
+    @property
+    def kind(self):
+        return "tag" if self.tag else "singleton" if self.singleton else "data"
+
+    def functions(self):
+        """The generated functions for this component, in the header's order."""
+        if self.singleton:
+            return [self.singleton_fn]
+        if self.tag:
+            return [self.has_fn, self.add_fn, self.remove_fn]
+        return [self.has_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn]
+
+    def values_text(self, values):
+        """A prefab's values as schema-style text, every field (defaults included)."""
+        if values is None:
+            return "true (tag)"
+        return ", ".join(f"{f.name} = {value_text(values.get(f.name, f.default))}" for f in self.fields)
 
     def initializer(self, values):
         """A designated initializer with every field, `values` overriding the defaults."""
@@ -178,6 +224,7 @@ class Query:
         self.owned_hint = owned
         self.path = path
         self.each_macro = names.macro("EACH", name)
+        self.defined_in = None
 
 
 class Prefab:
@@ -186,6 +233,7 @@ class Prefab:
         self.parts = parts  # [(component, {field: value} or None for a tag)]
         self.path = path
         self.spawn_fn = names.fn("spawn", name)
+        self.defined_in = None
 
 
 class Schema:
@@ -206,6 +254,7 @@ class Schema:
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json")}
+        self.world_bytes_macro = n.macro("WORLD_BYTES")
         self.each_macro = n.macro("EACH")
         self.each_without_macro = n.macro("EACH", "WITHOUT")
         self.term_has_macro = self.upper_internal("HAS")
@@ -214,6 +263,27 @@ class Schema:
         self.components = []
         self.queries = []
         self.prefabs = []
+
+    @property
+    def world_bytes(self):
+        """Fixed storage (max_entities > 0): a C expression for all the memory world_new
+        allocates, the struct plus, per pool, its rows and sparse pages (see ecs_sparse_reserve)."""
+        n = f"{self.max_entities}u"
+        pages = -(-self.max_entities // PAGE_SIZE)
+        per_pool = f"(size_t){n} * sizeof(ecs_entity_t) + {pages}u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))"
+        rows = " + ".join(c.row_bytes for c in self.data) or "0"
+        return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.pooled)}u * ({per_pool}) + "
+                f"(size_t){n} * ({rows}))")
+
+    @property
+    def heap_bytes_64(self):
+        """world_bytes less the struct, for 64-bit pointers and 4-byte enums, for the header's comment."""
+        n = self.max_entities
+        pages = -(-n // PAGE_SIZE)
+        sizes = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
+                 "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
+        row = sum(sizes.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
+        return n * 8 + len(self.pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     def upper_internal(self, what):
         return f"{self.names.upper}__{what}"
@@ -237,7 +307,7 @@ class Schema:
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
-                self.iter_tag, self.each_macro, self.each_without_macro, *self.fns.values()]
+                self.iter_tag, self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):

@@ -4,16 +4,39 @@ import os
 import sys
 
 from . import loader, model, render, writer
+from .errors import SchemaErrors
 
 
-def generate(schema_file):
-    """({file name: text}, [input files]) for a schema; raises SchemaError(s), writes nothing."""
-    display = os.path.relpath(schema_file) if not os.path.isabs(schema_file) else schema_file
-    document = loader.read_json(schema_file, display)
-    loader.check_structure(document, display)
-    schema = model.build_model(document, display)
+def generate(schema_file, out=None, docs=None):
+    """({path: text}, [input files]) for a schema: the C files in directory `out` and the
+    Markdown reference at path `docs`, each when given; raises SchemaError(s), writes nothing."""
+    schema, files = build(schema_file)
+    outputs = {}
+    if out:
+        outputs = {os.path.join(out, name): text for name, text in render.render(schema).items()}
+    if docs:
+        outputs[docs] = render.render_docs(schema)
+    return outputs, files + generator_files()
+
+
+def build(schema_file):
+    """(the model, every schema file read: the schema and what it includes)."""
+    display = loader.display_name(schema_file)
+    loaded = loader.load(schema_file)
+    try:
+        schema = model.build_model(loaded.document, display)
+    except SchemaErrors as e:
+        raise SchemaErrors(loader.relocate(e.errors, loaded, display)) from None
     schema.source_name = os.path.basename(schema_file)
-    return render.render(schema), [os.path.abspath(schema_file)] + generator_files()
+    # Where each item is defined, relative to the schema (for the docs; same on every machine).
+    here = os.path.dirname(os.path.abspath(schema_file))
+    relative = {key: os.path.relpath(os.path.abspath(path), here) for key, path in loaded.origin_paths.items()}
+    for section, items in (("components", schema.components), ("queries", schema.queries),
+                           ("prefabs", schema.prefabs)):
+        for item in items:
+            item.defined_in = relative[(section, item.name)]
+    schema.included = [os.path.relpath(path, here) for path in loaded.files[1:]]
+    return schema, loaded.files
 
 
 def generator_files():
@@ -23,12 +46,12 @@ def generator_files():
     return [os.path.abspath(sys.argv[0]), loader.SCHEMA_OF_SCHEMAS, *modules, *render.template_files()]
 
 
-def write_outputs(directory, outputs, depfile, inputs):
+def write_outputs(outputs, depfile, inputs):
     """Writes every output (only after all rendered), then the depfile."""
-    for name in sorted(outputs):
-        writer.write_if_changed(os.path.join(directory, name), outputs[name])
+    for path in sorted(outputs):
+        writer.write_if_changed(path, outputs[path])
     if depfile:
-        targets = " ".join(_escape(os.path.join(directory, name)) for name in sorted(outputs))
+        targets = " ".join(_escape(path) for path in sorted(outputs))
         deps = " ".join(_escape(p) for p in inputs)
         writer.write_if_changed(depfile, f"{targets}: {deps}\n")
 

@@ -12,6 +12,11 @@ def _comment(text):
     return " ".join(str(text).replace("*/", "* /").split())
 
 
+def _cell(text):
+    """Text safe in one Markdown table cell."""
+    return " ".join(str(text).replace("|", "\\|").split())
+
+
 def _environment():
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -22,6 +27,7 @@ def _environment():
         undefined=jinja2.StrictUndefined,
     )
     env.filters["comment"] = _comment
+    env.filters["cell"] = _cell
     return env
 
 
@@ -33,6 +39,11 @@ def render(schema):
         name = schema.name + suffix
         outputs[name] = env.get_template(template).render(s=schema, file=name)
     return outputs
+
+
+def render_docs(schema):
+    """The Markdown reference of the schema."""
+    return _environment().get_template("docs.md.j2").render(s=schema)
 
 
 def template_files():

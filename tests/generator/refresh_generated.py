@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Regenerates generated/ from every schema in schema/ (run: meson compile -C build refresh-generated)."""
+"""Regenerates generated/ from every whole schema in schema/ (shared fragments, the files
+without a "name", are generated through the schemas that include them): the C files and
+the Markdown reference (run: meson compile -C build refresh-generated)."""
 
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -9,10 +12,21 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def whole_schemas():
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "schema", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            if "name" in json.load(f):
+                out.append(path)
+    return out
+
+
 def main():
-    for schema in sorted(glob.glob(os.path.join(ROOT, "schema", "*.json"))):
+    generated = os.path.join(ROOT, "generated")
+    for schema in whole_schemas():
+        name = os.path.splitext(os.path.basename(schema))[0]
         subprocess.run([sys.executable, os.path.join(ROOT, "generator", "ecsgen.py"), schema,
-                        "--out", os.path.join(ROOT, "generated")], check=True)
+                        "--out", generated, "--docs", os.path.join(generated, name + ".md")], check=True)
     print("generated/ refreshed")
 
 

@@ -54,9 +54,12 @@ class GeneratorTest(unittest.TestCase):
         schemas = whole_schemas()
         self.assertTrue(schemas)
         for schema in schemas:
-            result = run_ecsgen(schema, "--out", self.out)
+            docs = os.path.join(self.out, os.path.basename(schema)[:-5] + ".md")
+            result = run_ecsgen(schema, "--out", self.out, "--docs", docs)
             self.assertEqual(result.returncode, 0, result.stderr)
         produced = sorted(os.listdir(self.out))
+        # Every checked-in file comes from a schema: nothing left behind from a removed one.
+        self.assertEqual(sorted(os.listdir(os.path.join(ROOT, "generated"))), produced)
         for name in produced:
             golden = os.path.join(ROOT, "generated", name)
             self.assertTrue(os.path.exists(golden), f"generated/{name} is missing: run refresh-generated")

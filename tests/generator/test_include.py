@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Schema composition: "include" merges shared files (relative paths, diamonds once), reports
+names defined twice with both files and paths, refuses cycles and whole schemas as fragments,
+points errors inside a shared file at that file, and lists every included file in the depfile
+(so editing a shared file regenerates). Also --docs and the CLI's help."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
+
+POS = {"fields": {"x": "f32", "y": "f32"}}
+
+
+class IncludeTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ecsgen-include-")
+        self.out = os.path.join(self.dir, "out")
+        os.mkdir(self.out)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, document):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(document, f, indent=2)
+        return path
+
+    def run_ecsgen(self, *args):
+        return subprocess.run([sys.executable, ECSGEN, *args], cwd=self.dir, capture_output=True, text=True)
+
+    def test_components_queries_prefabs_merge_in_order(self):
+        self.write("common/base.json", {"components": {"position": POS, "player": {"tag": True}},
+                                        "queries": {"players": {"all": ["position", "player"]}}})
+        self.write("common/more.json", {"include": ["base.json"], "components": {"hp": {"fields": {"v": "i32"}}},
+                                        "prefabs": {"hero": {"position": {}, "player": True}}})
+        # base.json is reached twice (directly and through more.json): merged once.
+        self.write("game.json", {"name": "g", "include": ["common/more.json", "common/base.json"],
+                                 "components": {"bullet": {"tag": True}}})
+        result = self.run_ecsgen("game.json", "--out", "out", "--depfile", "out/g.d")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(os.path.join(self.out, "g_ecs.h"), encoding="utf-8") as f:
+            header = f.read()
+        order = [header.index(f"g_{c}_pool_t;") for c in ("position", "player", "hp", "bullet")]
+        self.assertEqual(order, sorted(order))
+        self.assertIn("#define G_EACH_PLAYERS(w, it)", header)
+        self.assertIn("ecs_entity_t g_spawn_hero(g_world_t *w);", header)
+        with open(os.path.join(self.out, "g.d"), encoding="utf-8") as f:
+            deps = f.read().split(": ", 1)[1].split()
+        for name in ("game.json", "common/more.json", "common/base.json"):
+            self.assertIn(os.path.join(self.dir, name), deps)
+
+    def test_a_name_defined_twice_names_both_files_and_paths(self):
+        self.write("shared.json", {"components": {"position": POS}})
+        self.write("game.json", {"name": "g", "include": ["shared.json"], "components": {"position": POS}})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stderr, "game.json: components.position: 'position' is defined twice: here and in "
+                                        "shared.json: components.position (rename one, or define it in one file only)\n")
+
+    def test_include_cycles_are_refused(self):
+        self.write("a.json", {"include": ["b.json"], "components": {"position": POS}})
+        self.write("b.json", {"include": ["a.json"]})
+        self.write("game.json", {"name": "g", "include": ["a.json"]})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stderr, "b.json: include[0]: include cycle: a.json -> b.json -> a.json "
+                                        "(a file cannot include itself, even indirectly)\n")
+        self.write("self.json", {"name": "g", "include": ["self.json"], "components": {"position": POS}})
+        result = self.run_ecsgen("self.json", "--check")
+        self.assertIn("self.json: include[0]: include cycle: self.json -> self.json", result.stderr)
+
+    def test_missing_include_and_fragment_keys(self):
+        self.write("game.json", {"name": "g", "include": ["nope.json"], "components": {"position": POS}})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.stderr, "game.json: include[0]: cannot read 'nope.json': no such file "
+                                        "(include paths are relative to game.json)\n")
+        self.write("whole.json", {"name": "other", "max_entities": 5, "components": {"position": POS}})
+        self.write("game.json", {"name": "g", "include": ["whole.json"]})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("whole.json: max_entities: 'max_entities' is not allowed in an included file", result.stderr)
+        self.assertIn("whole.json: name: 'name' is not allowed in an included file", result.stderr)
+
+    def test_errors_inside_a_shared_file_name_that_file(self):
+        self.write("shared.json", {"components": {"position": {"fields": {"x": "flaot"}},
+                                                  "mover": {"fields": {"v": {"type": "f32", "default": "x"}}}},
+                                   "queries": {"q": {"all": ["postion"]}}})
+        self.write("game.json", {"name": "g", "include": ["shared.json"]})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("shared.json: components.position.fields.x: unknown type 'flaot' (did you mean 'f32'?)",
+                      result.stderr)
+        self.write("shared.json", {"components": {"mover": {"fields": {"v": {"type": "f32", "default": "x"}}}},
+                                   "queries": {"q": {"all": ["movr"]}}})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertIn("shared.json: components.mover.fields.v.default:", result.stderr)
+        self.assertIn("shared.json: queries.q.all[0]: unknown component 'movr' (did you mean 'mover'?)", result.stderr)
+        self.assertNotIn("game.json", result.stderr)
+
+    def test_a_fragment_alone_is_not_a_schema(self):
+        self.write("shared.json", {"components": {"position": POS}})
+        result = self.run_ecsgen("shared.json", "--check")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("shared.json: missing key 'name'", result.stderr)
+        self.write("empty.json", {"name": "g"})
+        result = self.run_ecsgen("empty.json", "--check")
+        self.assertIn("empty.json: missing key 'components'", result.stderr)
+
+
+class DocsAndCliTest(unittest.TestCase):
+    def test_docs_name_every_part(self):
+        with tempfile.TemporaryDirectory() as out:
+            docs = os.path.join(out, "server.md")
+            result = subprocess.run([sys.executable, ECSGEN, os.path.join(ROOT, "schema", "server.json"),
+                                     "--docs", docs], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(os.listdir(out), ["server.md"])  # --docs alone writes only the docs
+            with open(docs, encoding="utf-8") as f:
+                text = f.read()
+        for needle in ("# `server`: schema reference", "| `max` | `i32` | `100` |", "`server_get_health`",
+                       "| [`position`](#position) | data | 2 | `shared.json` |", "SERVER_WORLD_BYTES",
+                       "### movement (from `shared.json`)", "`SERVER_EACH_REPLICATION(w, it) { ... }`",
+                       "ecs_entity_t server_spawn_ship(server_world_t *w)", "| `name` | value = \"ship\" |"):
+            self.assertIn(needle, text)
+
+    def test_help_explains_every_option_with_an_example(self):
+        result = subprocess.run([sys.executable, ECSGEN, "--help"], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0)
+        for option in ("--out", "--docs", "--check", "--depfile", "--version"):
+            self.assertIn(option, result.stdout)
+        for example in ("--out build/", "--docs game.md", "--check", "--depfile build/game.d"):
+            self.assertIn(example, result.stdout)
+        result = subprocess.run([sys.executable, ECSGEN, "--version"], capture_output=True, text=True)
+        self.assertRegex(result.stdout, r"^ecsgen \d+\.\d+\.\d+\n$")
+
+
+if __name__ == "__main__":
+    unittest.main()
