@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""`meson install` into a temporary prefix, then a consumer built with nothing but the
+installed `ecsgen` command, a C compiler and `pkg-config --cflags --libs ecsgen` (no meson),
+once against the shared library and once statically."""
+
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CONSUMER = os.path.join(os.path.dirname(HERE), "consumer")
+
+
+def run(*command, cwd=None, env=None):
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+class InstallTest(unittest.TestCase):
+    def test_install_then_build_a_consumer_with_pkg_config(self):
+        with tempfile.TemporaryDirectory(prefix="ecsgen-install-") as tmp:
+            prefix = os.path.join(tmp, "prefix")
+            build = os.path.join(tmp, "build")
+            run("meson", "setup", build, ROOT, f"--prefix={prefix}", "--libdir=lib", "-Dtests=false")
+            run("meson", "install", "-C", build)
+            for path in ("bin/ecsgen", "lib/libecsgen.a", "lib/libecsgen.so", "lib/pkgconfig/ecsgen.pc",
+                         "include/ecsgen/ecs.h", "share/ecsgen/ecsgen.py", "share/ecsgen/ecsgen.schema.json",
+                         "share/ecsgen/templates/ecs.h.j2", "share/ecsgen/ecsgenlib/model.py"):
+                self.assertTrue(os.path.exists(os.path.join(prefix, path)), path)
+
+            work = os.path.join(tmp, "consumer")
+            shutil.copytree(CONSUMER, work, ignore=shutil.ignore_patterns("test_*.py", "meson.build"))
+            env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
+            ecsgen = os.path.join(prefix, "bin", "ecsgen")
+            self.assertRegex(run(ecsgen, "--version", env=env), r"^ecsgen \d+\.\d+\.\d+$")
+            os.mkdir(os.path.join(work, "gen"))
+            run(ecsgen, "schema/mygame.json", "--out", "gen", cwd=work, env=env)
+            cc = shlex.split(os.environ.get("CC", "cc"))
+            flags = shlex.split(run("pkg-config", "--cflags", "--libs", "ecsgen", env=env))
+            self.assertIn(f"-I{prefix}/include/ecsgen", flags)
+            run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-Igen", "main.c", "gen/mygame_ecs.c",
+                "-o", "mygame", *flags, cwd=work, env=env)
+            shared_env = dict(env, LD_LIBRARY_PATH=os.path.join(prefix, "lib"))
+            expected = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
+            self.assertEqual(run(os.path.join(work, "mygame"), env=shared_env), expected)
+            static = shlex.split(run("pkg-config", "--cflags", "--libs", "--static", "ecsgen", env=env))
+            run(*cc, "-std=c11", "-Igen", "main.c", "gen/mygame_ecs.c", "-o", "mygame-static",
+                os.path.join(prefix, "lib", "libecsgen.a"), *[f for f in static if f != "-lecsgen"], cwd=work, env=env)
+            self.assertEqual(run(os.path.join(work, "mygame-static"), env=env), expected)
+
+
+if __name__ == "__main__":
+    unittest.main()
