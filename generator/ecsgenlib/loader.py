@@ -203,25 +203,38 @@ def _load_file(path, display, merged, origins, files, errors, stack, done, show)
         chain_from = [*stack, path]
         if target in chain_from:
             chain = " -> ".join(show(p) for p in chain_from[chain_from.index(target):] + [target])
-            errors.append(SchemaError(display, where, f"include cycle: {chain}", "a file cannot include itself, even indirectly"))
+            errors.append(SchemaError(display, where, f"include cycle: {chain}",
+                                      "a file cannot include itself, even indirectly"))
             continue
         if target in done:  # already merged through another include (a diamond): once is enough
             continue
         if not os.path.isfile(target):
-            errors.append(SchemaError(display, where, f"cannot read '{relative}': no such file",
-                                      f"include paths are relative to {os.path.basename(path)}"))
+            errors.append(_missing_include(display, where, relative, path))
             continue
         _load_file(target, show(target), merged, origins, files, errors, [*stack, path], done, show)
     for key in SECTIONS:
         for name, spec in document.get(key, {}).items():
             if (key, name) in origins:
                 first = origins[(key, name)][0]
-                errors.append(SchemaError(display, f"{key}.{name}", f"'{name}' is defined twice: here and in {first}: {key}.{name}",
+                errors.append(SchemaError(display, f"{key}.{name}",
+                                          f"'{name}' is defined twice: here and in {first}: {key}.{name}",
                                           "rename one, or define it in one file only"))
                 continue
             merged[key][name] = spec
             origins[(key, name)] = (display, path)
     return document
+
+
+def _missing_include(display, where, relative, including):
+    """The error for an include naming no file, with the closest .json file beside it as hint."""
+    folder = os.path.dirname(os.path.normpath(os.path.join(os.path.dirname(including), relative)))
+    near = sorted(f for f in os.listdir(folder)
+                  if f.endswith(".json") and os.path.join(folder, f) != including) if os.path.isdir(folder) else []
+    close = did_you_mean(os.path.basename(relative), near)
+    if close and os.path.dirname(relative):  # keep the directory the user wrote
+        close = close.replace("'", f"'{os.path.dirname(relative)}/", 1)
+    return SchemaError(display, where, f"cannot read '{relative}': no such file",
+                       close or f"include paths are relative to {os.path.basename(including)}")
 
 
 def relocate(errors, loaded, display):

@@ -84,6 +84,14 @@ class IncludeTest(unittest.TestCase):
         result = self.run_ecsgen("game.json", "--check")
         self.assertEqual(result.stderr, "game.json: include[0]: cannot read 'nope.json': no such file "
                                         "(include paths are relative to game.json)\n")
+        self.write("lib/shared.json", {"components": {"position": POS}})
+        self.write("game.json", {"name": "g", "include": ["lib/shraed.json"]})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertEqual(result.stderr, "game.json: include[0]: cannot read 'lib/shraed.json': no such file "
+                                        "(did you mean 'lib/shared.json'?)\n")
+        self.write("game.json", {"name": "g", "inclde": ["lib/shared.json"]})
+        result = self.run_ecsgen("game.json", "--check")
+        self.assertIn("game.json: inclde: unknown key 'inclde' (did you mean 'include'?)", result.stderr)
         self.write("whole.json", {"name": "other", "max_entities": 5, "components": {"position": POS}})
         self.write("game.json", {"name": "g", "include": ["whole.json"]})
         result = self.run_ecsgen("game.json", "--check")
