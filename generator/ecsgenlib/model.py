@@ -102,7 +102,7 @@ class Field:
 
     @property
     def default_text(self):
-        return value_text(self.default)
+        return value_text(self, self.default)
 
     def literal(self, value):
         t = self.type
@@ -130,8 +130,14 @@ class Field:
         return self.literal(self.default)
 
 
-def value_text(value):
-    """A field value as JSON, the schema's spelling (an entity's is null)."""
+def value_text(field, value):
+    """A field value as the schema spells it (JSON; an entity's is null), floats in their
+    shortest exact form (0.016666668 for an f32, not its double 0.01666666753590107)."""
+    if field.type.kind == "float":
+        bits = 32 if field.type.scalar == "f32" else 64
+        if field.type.is_array:
+            return "[" + ", ".join(c_float(v, bits).rstrip("f") for v in value) + "]"
+        return c_float(value, bits).rstrip("f")
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -189,7 +195,7 @@ class Component:
         """A prefab's values as schema-style text, every field (defaults included)."""
         if values is None:
             return "true (tag)"
-        return ", ".join(f"{f.name} = {value_text(values.get(f.name, f.default))}" for f in self.fields)
+        return ", ".join(f"{f.name} = {value_text(f, values.get(f.name, f.default))}" for f in self.fields)
 
     def initializer(self, values):
         """A designated initializer with every field, `values` overriding the defaults."""

@@ -140,6 +140,25 @@ class DocsAndCliTest(unittest.TestCase):
                        "### movement (from `shared.json`)", "`SERVER_EACH_REPLICATION(w, it) { ... }`",
                        "ecs_entity_t server_spawn_ship(server_world_t *w)", "| `name` | value = \"ship\" |"):
             self.assertIn(needle, text)
+        # Values as the schema spells them: floats shortest (an f32's, not its double's digits).
+        schema = {"name": "d", "components": {
+            "clock": {"singleton": True, "fields": {"dt": {"type": "f32", "default": 0.016666668}}},
+            "mood": {"fields": {"state": {"type": "enum", "values": ["idle", "chase"]}, "items": "u16[3]",
+                                "w": {"type": "f64[2]", "default": [0.1, 2]}}}},
+            "prefabs": {"calm": {"mood": {"state": "chase"}}}}
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "d.json"), "w", encoding="utf-8") as f:
+                json.dump(schema, f)
+            result = subprocess.run([sys.executable, ECSGEN, "d.json", "--docs", "d.md"], cwd=out,
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "d.md"), encoding="utf-8") as f:
+                text = f.read()
+        for needle in ("| `dt` | `f32` | `0.016666668` |", "| `state` | `enum { idle, chase }` | `\"idle\"` |",
+                       "| `items` | `u16[3]` | `[0, 0, 0]` |", "| `w` | `f64[2]` | `[0.1, 2.0]` |",
+                       "| [`clock`](#clock) | singleton | 1 | `d.json` |",
+                       "| `mood` | state = \"chase\", items = [0, 0, 0], w = [0.1, 2.0] |"):
+            self.assertIn(needle, text)
 
     def test_help_explains_every_option_with_an_example(self):
         result = subprocess.run([sys.executable, ECSGEN, "--help"], capture_output=True, text=True)
