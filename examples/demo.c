@@ -3,7 +3,9 @@
  * Ships fly about and shoot; bullets expire or hit asteroids; destroyed asteroids are
  * replaced. Every simulated second it prints a line of counts.
  *
- *     demo [--seconds N] [--seed S]
+ *     demo [--seconds N] [--seed S] [--save FILE]
+ *
+ * --save FILE writes the final world as JSON (game_world_save); examples/inspect reads it.
  */
 #include <errno.h>
 #include <math.h>
@@ -137,11 +139,13 @@ static int parse_count(const char *flag, const char *text, long *out) {
 
 int main(int argc, char **argv) {
     long seconds = 10, seed = 1;
+    const char *save = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && parse_count("--seconds", argv[i + 1], &seconds)) i++;
         else if (!strcmp(argv[i], "--seed") && parse_count("--seed", argv[i + 1], &seed)) i++;
+        else if (!strcmp(argv[i], "--save") && argv[i + 1] && argv[i + 1][0]) save = argv[++i];
         else {
-            fprintf(stderr, "usage: demo [--seconds N] [--seed S]\n");
+            fprintf(stderr, "usage: demo [--seconds N] [--seed S] [--save FILE]\n");
             return 2;
         }
     }
@@ -170,6 +174,14 @@ int main(int argc, char **argv) {
     }
     printf("done: %ld frames, %u spawned, %u destroyed, %u hits, %zu entities alive\n", seconds * FPS,
            total.spawned, total.destroyed, total.hits, game_count(w));
+    int status = 0;
+    ecs_error_t err;
+    if (save && !game_world_save(w, save, &err)) {
+        fprintf(stderr, "demo: %s\n", err.message);
+        status = 1;
+    } else if (save) {
+        printf("saved the world to %s\n", save);
+    }
     game_world_free(w);
-    return 0;
+    return status;
 }

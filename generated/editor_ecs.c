@@ -2,6 +2,7 @@
  * change the schema and rebuild (or run python3 generator/ecsgen.py editor.json --out DIR). */
 #include "editor_ecs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Pools: grow, insert, write, erase --------------------------------------------- */
@@ -432,4 +433,378 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     editor__gizmo_erase(&w->components.gizmo, row);
     return true;
+}
+
+/* ---- JSON: one emitter and one parser per component -------------------------------- */
+/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
+ * starts from the schema's defaults, so missing fields take them. */
+
+static const char *const editor__position_keys[] = { "x", "y" };
+
+static cJSON *editor__position_to_json(const editor_position_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
+    if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
+    *out = EDITOR_POSITION_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const editor__velocity_keys[] = { "x", "y" };
+
+static cJSON *editor__velocity_to_json(const editor_velocity_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
+    if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
+    *out = EDITOR_VELOCITY_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const editor__health_keys[] = { "current", "max" };
+
+static cJSON *editor__health_to_json(const editor_health_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
+    if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
+    *out = EDITOR_HEALTH_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
+        mark = ecs_json_enter(c, "current");
+        if (!ecs_json_read_i32(c, item, &out->current)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
+        mark = ecs_json_enter(c, "max");
+        if (!ecs_json_read_i32(c, item, &out->max)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const editor__name_keys[] = { "value" };
+
+static cJSON *editor__name_to_json(const editor_name_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
+    if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
+    *out = EDITOR_NAME_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
+        mark = ecs_json_enter(c, "value");
+        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
+
+static const char *const editor__gizmo_keys[] = { "kind", "size" };
+
+static cJSON *editor__gizmo_to_json(const editor_gizmo_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "kind", ecs_json_from_enum(v->kind, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
+    if (!ecs_json_put(o, "size", ecs_json_from_f32(v->size))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
+    if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
+    *out = EDITOR_GIZMO_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "kind"))) {
+        mark = ecs_json_enter(c, "kind");
+        int k;
+        if (!ecs_json_read_enum(c, item, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, &k)) return false;
+        out->kind = (editor_gizmo_kind_t)k;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "size"))) {
+        mark = ecs_json_enter(c, "size");
+        if (!ecs_json_read_f32(c, item, &out->size)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* ---- JSON: entities and the world --------------------------------------------------- */
+
+static const char *const editor__json__document_keys[] = { "schema", "version", "singletons", "entities" };
+static const char *const editor__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "selected", "gizmo" };
+
+/* e (live) as an object: its id, then its components in schema order. */
+static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    if (editor_has_position(w, e)) {
+        editor_position_t v = editor_get_position(w, e);
+        if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
+    }
+    if (editor_has_velocity(w, e)) {
+        editor_velocity_t v = editor_get_velocity(w, e);
+        if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
+    }
+    if (editor_has_health(w, e)) {
+        editor_health_t v = editor_get_health(w, e);
+        if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
+    }
+    if (editor_has_name(w, e)) {
+        editor_name_t v = editor_get_name(w, e);
+        if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
+    }
+    if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+    if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
+    if (editor_has_gizmo(w, e)) {
+        editor_gizmo_t v = editor_get_gizmo(w, e);
+        if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
+    }
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static cJSON *editor__json__world(const editor_world_t *w) {
+    cJSON *doc = cJSON_CreateObject(), *group;
+    if (!doc) return NULL;
+    if (!ecs_json_put(doc, "schema", cJSON_CreateString("editor")) ||
+        !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
+        !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
+        goto fail;
+    if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e != ECS_NULL && !ecs_json_append(group, editor__json__entity(w, e))) goto fail;
+    }
+    return doc;
+fail:
+    cJSON_Delete(doc);
+    return NULL;
+}
+
+char *editor_world_to_json(const editor_world_t *w) {
+    cJSON *doc = editor__json__world(w);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    return text;
+}
+
+char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e) {
+    if (!editor_alive(w, e)) return NULL;
+    cJSON *o = editor__json__entity(w, e);
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
+
+/* Reads entity object o's components (keys already checked); with w, adds them to e. */
+static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e) {
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
+        mark = ecs_json_enter(c, "position");
+        editor_position_t v;
+        if (!editor__position_from_json(c, item, &v)) return false;
+        if (w && !editor_set_position(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
+        mark = ecs_json_enter(c, "velocity");
+        editor_velocity_t v;
+        if (!editor__velocity_from_json(c, item, &v)) return false;
+        if (w && !editor_set_velocity(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
+        mark = ecs_json_enter(c, "health");
+        editor_health_t v;
+        if (!editor__health_from_json(c, item, &v)) return false;
+        if (w && !editor_set_health(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
+        mark = ecs_json_enter(c, "name");
+        editor_name_t v;
+        if (!editor__name_from_json(c, item, &v)) return false;
+        if (w && !editor_set_name(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
+        mark = ecs_json_enter(c, "player");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !editor_add_player(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "selected"))) {
+        mark = ecs_json_enter(c, "selected");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !editor_add_selected(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "gizmo"))) {
+        mark = ecs_json_enter(c, "gizmo");
+        editor_gizmo_t v;
+        if (!editor__gizmo_from_json(c, item, &v)) return false;
+        if (w && !editor_set_gizmo(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* Two passes over "entities": the first checks everything and collects every id the document
+ * mentions; then the ids are restored in w and the second pass adds the components. */
+static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, editor_world_t *w) {
+    if (!ecs_json_check_array(c, list, -1)) return false;
+    int n = cJSON_GetArraySize(list);
+    ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
+    if (!ids) return ecs_json_oom(c);
+    const cJSON *o;
+    uint32_t k = 0;
+    c->record = true;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL))
+            goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    c->record = false;
+    if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
+    k = 0;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!editor__json__entity_from(c, o, w, ids[k])) goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    ecs_free(ids);
+    return true;
+fail:
+    ecs_free(ids);
+    return false;
+}
+
+/* The whole document into w, a fresh world nobody else sees. */
+static bool editor__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, editor_world_t *w) {
+    if (!ecs_json_check_keys(c, doc, editor__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "editor", 1u))
+        return false;
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(doc, "singletons");
+    size_t mark;
+    if (group) {
+        mark = ecs_json_enter(c, "singletons");
+        if (!ecs_json_check_keys(c, group, NULL, 0, "singleton")) return false;
+        ecs_json_leave(c, mark);
+    }
+    group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
+    if (!group) return true;
+    mark = ecs_json_enter(c, "entities");
+    if (!editor__json__entities_from(c, group, w)) return false;
+    ecs_json_leave(c, mark);
+    return true;
+}
+
+bool editor_world_from_json(editor_world_t *w, const char *json, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    cJSON *doc = ecs_json_parse(json, err);
+    if (!doc) return false;
+    ecs_json_ctx_t c;
+    ecs_json_ctx_init(&c, err);
+    editor_world_t *staging = editor_world_new();
+    bool ok = staging ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        editor_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+    }
+    editor_world_free(staging);
+    ecs_json_ctx_fini(&c);
+    cJSON_Delete(doc);
+    return ok;
+}
+
+bool editor_world_save(const editor_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    char *text = editor_world_to_json(w);
+    bool ok = ecs_json_write_file(path, text, err ? err : &ignored);
+    free(text);
+    return ok;
+}
+
+bool editor_world_load(editor_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    char *text = ecs_json_read_file(path, err);
+    if (!text) return false;
+    bool ok = editor_world_from_json(w, text, err);
+    if (!ok) ecs_json_error_in_file(err, path);
+    free(text);
+    return ok;
 }

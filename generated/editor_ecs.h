@@ -334,6 +334,24 @@ static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
 
+/* ---- JSON: save and load ------------------------------------------------------------ */
+/* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.
+ * err may be NULL; on failure err->message holds "<json path>: <reason>". */
+
+/* The world as a JSON document, malloc'ed (free() it); NULL when out of memory. */
+char *editor_world_to_json(const editor_world_t *w);
+/* Replaces w's entities and singletons with those of the document. The whole document is
+ * checked first: on any error (or out of memory) false, and w is exactly as before. Every
+ * entity keeps its id; missing fields take the schema's defaults. */
+bool editor_world_from_json(editor_world_t *w, const char *json, ecs_error_t *err);
+/* world_to_json into a file, atomically (a temporary file renamed over path). */
+bool editor_world_save(const editor_world_t *w, const char *path, ecs_error_t *err);
+/* world_from_json from a file; errors start with the path. */
+bool editor_world_load(editor_world_t *w, const char *path, ecs_error_t *err);
+/* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
+ * (free() it); NULL when e is stale or out of memory. */
+char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
+
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); EDITOR_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips

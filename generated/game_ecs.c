@@ -2,6 +2,7 @@
  * change the schema and rebuild (or run python3 generator/ecsgen.py game.json --out DIR). */
 #include "game_ecs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Pools: grow, insert, write, erase --------------------------------------------- */
@@ -748,4 +749,584 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     game__frozen_erase(&w->components.frozen, row);
     return true;
+}
+
+/* ---- JSON: one emitter and one parser per component -------------------------------- */
+/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
+ * starts from the schema's defaults, so missing fields take them. */
+
+static const char *const game__position_keys[] = { "x", "y" };
+
+static cJSON *game__position_to_json(const game_position_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
+    if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
+    *out = GAME_POSITION_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__velocity_keys[] = { "x", "y" };
+
+static cJSON *game__velocity_to_json(const game_velocity_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
+    if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
+    *out = GAME_VELOCITY_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__health_keys[] = { "current", "max" };
+
+static cJSON *game__health_to_json(const game_health_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
+    if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
+    *out = GAME_HEALTH_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
+        mark = ecs_json_enter(c, "current");
+        if (!ecs_json_read_i32(c, item, &out->current)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
+        mark = ecs_json_enter(c, "max");
+        if (!ecs_json_read_i32(c, item, &out->max)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__name_keys[] = { "value" };
+
+static cJSON *game__name_to_json(const game_name_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
+    if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
+    *out = GAME_NAME_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
+        mark = ecs_json_enter(c, "value");
+        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__target_keys[] = { "entity" };
+
+static cJSON *game__target_to_json(const game_target_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "entity", ecs_json_from_entity(v->entity))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
+    if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
+    *out = GAME_TARGET_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
+        mark = ecs_json_enter(c, "entity");
+        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__cargo_keys[] = { "items", "count" };
+
+static cJSON *game__cargo_to_json(const game_cargo_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *a;
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "items", a = cJSON_CreateArray())) goto fail;
+    for (int k = 0; k < 8; k++)
+        if (!ecs_json_append(a, ecs_json_from_uint(v->items[k]))) goto fail;
+    if (!ecs_json_put(o, "count", ecs_json_from_uint(v->count))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
+    if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
+    *out = GAME_CARGO_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
+        mark = ecs_json_enter(c, "items");
+        if (!ecs_json_check_array(c, item, 8)) return false;
+        const cJSON *element = item->child;
+        for (int k = 0; k < 8; k++, element = element->next) {
+            size_t at = ecs_json_enter_index(c, (size_t)k);
+            if (!ecs_json_read_u16(c, element, &out->items[k])) return false;
+            ecs_json_leave(c, at);
+        }
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "count"))) {
+        mark = ecs_json_enter(c, "count");
+        if (!ecs_json_read_u8(c, item, &out->count)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
+
+static const char *const game__mood_keys[] = { "state" };
+
+static cJSON *game__mood_to_json(const game_mood_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "state", ecs_json_from_enum(v->state, game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
+    if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
+    *out = GAME_MOOD_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
+        mark = ecs_json_enter(c, "state");
+        int k;
+        if (!ecs_json_read_enum(c, item, game__mood_state_names, GAME_MOOD_STATE_COUNT, &k)) return false;
+        out->state = (game_mood_state_t)k;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__lifetime_keys[] = { "seconds" };
+
+static cJSON *game__lifetime_to_json(const game_lifetime_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(v->seconds))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
+    if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
+    *out = GAME_LIFETIME_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "seconds"))) {
+        mark = ecs_json_enter(c, "seconds");
+        if (!ecs_json_read_f32(c, item, &out->seconds)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__radius_keys[] = { "metres" };
+
+static cJSON *game__radius_to_json(const game_radius_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "metres", ecs_json_from_f32(v->metres))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
+    if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
+    *out = GAME_RADIUS_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "metres"))) {
+        mark = ecs_json_enter(c, "metres");
+        if (!ecs_json_read_f32(c, item, &out->metres)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const game__clock_keys[] = { "frame", "dt" };
+
+static cJSON *game__clock_to_json(const game_clock_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "frame", ecs_json_from_uint(v->frame))) goto fail;
+    if (!ecs_json_put(o, "dt", ecs_json_from_f32(v->dt))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
+    if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
+    *out = GAME_CLOCK_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frame"))) {
+        mark = ecs_json_enter(c, "frame");
+        if (!ecs_json_read_u64(c, item, &out->frame)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "dt"))) {
+        mark = ecs_json_enter(c, "dt");
+        if (!ecs_json_read_f32(c, item, &out->dt)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* ---- JSON: entities and the world --------------------------------------------------- */
+
+static const char *const game__json__document_keys[] = { "schema", "version", "singletons", "entities" };
+static const char *const game__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "target", "cargo", "mood", "lifetime", "radius", "player", "asteroid", "bullet", "frozen" };
+static const char *const game__json__singleton_keys[] = { "clock" };
+
+/* e (live) as an object: its id, then its components in schema order. */
+static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    if (game_has_position(w, e)) {
+        game_position_t v = game_get_position(w, e);
+        if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
+    }
+    if (game_has_velocity(w, e)) {
+        game_velocity_t v = game_get_velocity(w, e);
+        if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
+    }
+    if (game_has_health(w, e)) {
+        game_health_t v = game_get_health(w, e);
+        if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
+    }
+    if (game_has_name(w, e)) {
+        game_name_t v = game_get_name(w, e);
+        if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
+    }
+    if (game_has_target(w, e)) {
+        game_target_t v = game_get_target(w, e);
+        if (!ecs_json_put(o, "target", game__target_to_json(&v))) goto fail;
+    }
+    if (game_has_cargo(w, e)) {
+        game_cargo_t v = game_get_cargo(w, e);
+        if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
+    }
+    if (game_has_mood(w, e)) {
+        game_mood_t v = game_get_mood(w, e);
+        if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
+    }
+    if (game_has_lifetime(w, e)) {
+        game_lifetime_t v = game_get_lifetime(w, e);
+        if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
+    }
+    if (game_has_radius(w, e)) {
+        game_radius_t v = game_get_radius(w, e);
+        if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
+    }
+    if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+    if (game_has_asteroid(w, e) && !ecs_json_put(o, "asteroid", cJSON_CreateTrue())) goto fail;
+    if (game_has_bullet(w, e) && !ecs_json_put(o, "bullet", cJSON_CreateTrue())) goto fail;
+    if (game_has_frozen(w, e) && !ecs_json_put(o, "frozen", cJSON_CreateTrue())) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static cJSON *game__json__world(const game_world_t *w) {
+    cJSON *doc = cJSON_CreateObject(), *group;
+    if (!doc) return NULL;
+    if (!ecs_json_put(doc, "schema", cJSON_CreateString("game")) ||
+        !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
+        !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
+        goto fail;
+    if (!ecs_json_put(group, "clock", game__clock_to_json(&w->singletons.clock))) goto fail;
+    if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e != ECS_NULL && !ecs_json_append(group, game__json__entity(w, e))) goto fail;
+    }
+    return doc;
+fail:
+    cJSON_Delete(doc);
+    return NULL;
+}
+
+char *game_world_to_json(const game_world_t *w) {
+    cJSON *doc = game__json__world(w);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    return text;
+}
+
+char *game_entity_to_json(const game_world_t *w, ecs_entity_t e) {
+    if (!game_alive(w, e)) return NULL;
+    cJSON *o = game__json__entity(w, e);
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
+
+/* Reads entity object o's components (keys already checked); with w, adds them to e. */
+static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e) {
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
+        mark = ecs_json_enter(c, "position");
+        game_position_t v;
+        if (!game__position_from_json(c, item, &v)) return false;
+        if (w && !game_set_position(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
+        mark = ecs_json_enter(c, "velocity");
+        game_velocity_t v;
+        if (!game__velocity_from_json(c, item, &v)) return false;
+        if (w && !game_set_velocity(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
+        mark = ecs_json_enter(c, "health");
+        game_health_t v;
+        if (!game__health_from_json(c, item, &v)) return false;
+        if (w && !game_set_health(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
+        mark = ecs_json_enter(c, "name");
+        game_name_t v;
+        if (!game__name_from_json(c, item, &v)) return false;
+        if (w && !game_set_name(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
+        mark = ecs_json_enter(c, "target");
+        game_target_t v;
+        if (!game__target_from_json(c, item, &v)) return false;
+        if (w && !game_set_target(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "cargo"))) {
+        mark = ecs_json_enter(c, "cargo");
+        game_cargo_t v;
+        if (!game__cargo_from_json(c, item, &v)) return false;
+        if (w && !game_set_cargo(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "mood"))) {
+        mark = ecs_json_enter(c, "mood");
+        game_mood_t v;
+        if (!game__mood_from_json(c, item, &v)) return false;
+        if (w && !game_set_mood(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "lifetime"))) {
+        mark = ecs_json_enter(c, "lifetime");
+        game_lifetime_t v;
+        if (!game__lifetime_from_json(c, item, &v)) return false;
+        if (w && !game_set_lifetime(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "radius"))) {
+        mark = ecs_json_enter(c, "radius");
+        game_radius_t v;
+        if (!game__radius_from_json(c, item, &v)) return false;
+        if (w && !game_set_radius(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
+        mark = ecs_json_enter(c, "player");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !game_add_player(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "asteroid"))) {
+        mark = ecs_json_enter(c, "asteroid");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !game_add_asteroid(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "bullet"))) {
+        mark = ecs_json_enter(c, "bullet");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !game_add_bullet(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frozen"))) {
+        mark = ecs_json_enter(c, "frozen");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !game_add_frozen(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* Two passes over "entities": the first checks everything and collects every id the document
+ * mentions; then the ids are restored in w and the second pass adds the components. */
+static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game_world_t *w) {
+    if (!ecs_json_check_array(c, list, -1)) return false;
+    int n = cJSON_GetArraySize(list);
+    ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
+    if (!ids) return ecs_json_oom(c);
+    const cJSON *o;
+    uint32_t k = 0;
+    c->record = true;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!ecs_json_check_keys(c, o, game__json__entity_keys, 14, "component") ||
+            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL))
+            goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    c->record = false;
+    if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
+    k = 0;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!game__json__entity_from(c, o, w, ids[k])) goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    ecs_free(ids);
+    return true;
+fail:
+    ecs_free(ids);
+    return false;
+}
+
+/* The whole document into w, a fresh world nobody else sees. */
+static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_world_t *w) {
+    if (!ecs_json_check_keys(c, doc, game__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "game", 1u))
+        return false;
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(doc, "singletons");
+    size_t mark;
+    if (group) {
+        mark = ecs_json_enter(c, "singletons");
+        if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 1, "singleton")) return false;
+        const cJSON *item;
+        if ((item = cJSON_GetObjectItemCaseSensitive(group, "clock"))) {
+            size_t at = ecs_json_enter(c, "clock");
+            if (!game__clock_from_json(c, item, &w->singletons.clock)) return false;
+            ecs_json_leave(c, at);
+        }
+        ecs_json_leave(c, mark);
+    }
+    group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
+    if (!group) return true;
+    mark = ecs_json_enter(c, "entities");
+    if (!game__json__entities_from(c, group, w)) return false;
+    ecs_json_leave(c, mark);
+    return true;
+}
+
+bool game_world_from_json(game_world_t *w, const char *json, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    cJSON *doc = ecs_json_parse(json, err);
+    if (!doc) return false;
+    ecs_json_ctx_t c;
+    ecs_json_ctx_init(&c, err);
+    game_world_t *staging = game_world_new();
+    bool ok = staging ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        game_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+    }
+    game_world_free(staging);
+    ecs_json_ctx_fini(&c);
+    cJSON_Delete(doc);
+    return ok;
+}
+
+bool game_world_save(const game_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    char *text = game_world_to_json(w);
+    bool ok = ecs_json_write_file(path, text, err ? err : &ignored);
+    free(text);
+    return ok;
+}
+
+bool game_world_load(game_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    char *text = ecs_json_read_file(path, err);
+    if (!text) return false;
+    bool ok = game_world_from_json(w, text, err);
+    if (!ok) ecs_json_error_in_file(err, path);
+    free(text);
+    return ok;
 }

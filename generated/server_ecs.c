@@ -2,6 +2,7 @@
  * change the schema and rebuild (or run python3 generator/ecsgen.py server.json --out DIR). */
 #include "server_ecs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Pools: grow, insert, write, erase --------------------------------------------- */
@@ -544,4 +545,410 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     server__replicated_erase(&w->components.replicated, row);
     return true;
+}
+
+/* ---- JSON: one emitter and one parser per component -------------------------------- */
+/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
+ * starts from the schema's defaults, so missing fields take them. */
+
+static const char *const server__position_keys[] = { "x", "y" };
+
+static cJSON *server__position_to_json(const server_position_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
+    if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
+    *out = SERVER_POSITION_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const server__velocity_keys[] = { "x", "y" };
+
+static cJSON *server__velocity_to_json(const server_velocity_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
+    if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
+    *out = SERVER_VELOCITY_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
+        mark = ecs_json_enter(c, "x");
+        if (!ecs_json_read_f32(c, item, &out->x)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
+        mark = ecs_json_enter(c, "y");
+        if (!ecs_json_read_f32(c, item, &out->y)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const server__health_keys[] = { "current", "max" };
+
+static cJSON *server__health_to_json(const server_health_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
+    if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
+    *out = SERVER_HEALTH_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
+        mark = ecs_json_enter(c, "current");
+        if (!ecs_json_read_i32(c, item, &out->current)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
+        mark = ecs_json_enter(c, "max");
+        if (!ecs_json_read_i32(c, item, &out->max)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const server__name_keys[] = { "value" };
+
+static cJSON *server__name_to_json(const server_name_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
+    if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
+    *out = SERVER_NAME_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
+        mark = ecs_json_enter(c, "value");
+        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const server__target_keys[] = { "entity" };
+
+static cJSON *server__target_to_json(const server_target_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "entity", ecs_json_from_entity(v->entity))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
+    if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
+    *out = SERVER_TARGET_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
+        mark = ecs_json_enter(c, "entity");
+        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+static const char *const server__connection_keys[] = { "peer", "ping_ms" };
+
+static cJSON *server__connection_to_json(const server_connection_t *v) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!ecs_json_put(o, "peer", ecs_json_from_uint(v->peer))) goto fail;
+    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(v->ping_ms))) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
+    if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
+    *out = SERVER_CONNECTION_DEFAULT;
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
+        mark = ecs_json_enter(c, "peer");
+        if (!ecs_json_read_u32(c, item, &out->peer)) return false;
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "ping_ms"))) {
+        mark = ecs_json_enter(c, "ping_ms");
+        if (!ecs_json_read_u16(c, item, &out->ping_ms)) return false;
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* ---- JSON: entities and the world --------------------------------------------------- */
+
+static const char *const server__json__document_keys[] = { "schema", "version", "singletons", "entities" };
+static const char *const server__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "target", "connection", "replicated" };
+
+/* e (live) as an object: its id, then its components in schema order. */
+static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    if (server_has_position(w, e)) {
+        server_position_t v = server_get_position(w, e);
+        if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
+    }
+    if (server_has_velocity(w, e)) {
+        server_velocity_t v = server_get_velocity(w, e);
+        if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
+    }
+    if (server_has_health(w, e)) {
+        server_health_t v = server_get_health(w, e);
+        if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
+    }
+    if (server_has_name(w, e)) {
+        server_name_t v = server_get_name(w, e);
+        if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
+    }
+    if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+    if (server_has_target(w, e)) {
+        server_target_t v = server_get_target(w, e);
+        if (!ecs_json_put(o, "target", server__target_to_json(&v))) goto fail;
+    }
+    if (server_has_connection(w, e)) {
+        server_connection_t v = server_get_connection(w, e);
+        if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
+    }
+    if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static cJSON *server__json__world(const server_world_t *w) {
+    cJSON *doc = cJSON_CreateObject(), *group;
+    if (!doc) return NULL;
+    if (!ecs_json_put(doc, "schema", cJSON_CreateString("server")) ||
+        !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
+        !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
+        goto fail;
+    if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e != ECS_NULL && !ecs_json_append(group, server__json__entity(w, e))) goto fail;
+    }
+    return doc;
+fail:
+    cJSON_Delete(doc);
+    return NULL;
+}
+
+char *server_world_to_json(const server_world_t *w) {
+    cJSON *doc = server__json__world(w);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    return text;
+}
+
+char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
+    if (!server_alive(w, e)) return NULL;
+    cJSON *o = server__json__entity(w, e);
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
+
+/* Reads entity object o's components (keys already checked); with w, adds them to e. */
+static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e) {
+    const cJSON *item;
+    size_t mark;
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
+        mark = ecs_json_enter(c, "position");
+        server_position_t v;
+        if (!server__position_from_json(c, item, &v)) return false;
+        if (w && !server_set_position(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
+        mark = ecs_json_enter(c, "velocity");
+        server_velocity_t v;
+        if (!server__velocity_from_json(c, item, &v)) return false;
+        if (w && !server_set_velocity(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
+        mark = ecs_json_enter(c, "health");
+        server_health_t v;
+        if (!server__health_from_json(c, item, &v)) return false;
+        if (w && !server_set_health(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
+        mark = ecs_json_enter(c, "name");
+        server_name_t v;
+        if (!server__name_from_json(c, item, &v)) return false;
+        if (w && !server_set_name(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
+        mark = ecs_json_enter(c, "player");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !server_add_player(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
+        mark = ecs_json_enter(c, "target");
+        server_target_t v;
+        if (!server__target_from_json(c, item, &v)) return false;
+        if (w && !server_set_target(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "connection"))) {
+        mark = ecs_json_enter(c, "connection");
+        server_connection_t v;
+        if (!server__connection_from_json(c, item, &v)) return false;
+        if (w && !server_set_connection(w, e, v)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(o, "replicated"))) {
+        mark = ecs_json_enter(c, "replicated");
+        if (!ecs_json_read_tag(c, item)) return false;
+        if (w && !server_add_replicated(w, e)) return ecs_json_oom(c);
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+/* Two passes over "entities": the first checks everything and collects every id the document
+ * mentions; then the ids are restored in w and the second pass adds the components. */
+static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, server_world_t *w) {
+    if (!ecs_json_check_array(c, list, -1)) return false;
+    int n = cJSON_GetArraySize(list);
+    ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
+    if (!ids) return ecs_json_oom(c);
+    const cJSON *o;
+    uint32_t k = 0;
+    c->record = true;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL))
+            goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    c->record = false;
+    if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
+    k = 0;
+    cJSON_ArrayForEach(o, list) {
+        size_t at = ecs_json_enter_index(c, k);
+        if (!server__json__entity_from(c, o, w, ids[k])) goto fail;
+        ecs_json_leave(c, at);
+        k++;
+    }
+    ecs_free(ids);
+    return true;
+fail:
+    ecs_free(ids);
+    return false;
+}
+
+/* The whole document into w, a fresh world nobody else sees. */
+static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, server_world_t *w) {
+    if (!ecs_json_check_keys(c, doc, server__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "server", 1u))
+        return false;
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(doc, "singletons");
+    size_t mark;
+    if (group) {
+        mark = ecs_json_enter(c, "singletons");
+        if (!ecs_json_check_keys(c, group, NULL, 0, "singleton")) return false;
+        ecs_json_leave(c, mark);
+    }
+    group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
+    if (!group) return true;
+    mark = ecs_json_enter(c, "entities");
+    if (!server__json__entities_from(c, group, w)) return false;
+    ecs_json_leave(c, mark);
+    return true;
+}
+
+bool server_world_from_json(server_world_t *w, const char *json, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    cJSON *doc = ecs_json_parse(json, err);
+    if (!doc) return false;
+    ecs_json_ctx_t c;
+    ecs_json_ctx_init(&c, err);
+    server_world_t *staging = server_world_new();
+    bool ok = staging ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        server_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+    }
+    server_world_free(staging);
+    ecs_json_ctx_fini(&c);
+    cJSON_Delete(doc);
+    return ok;
+}
+
+bool server_world_save(const server_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    char *text = server_world_to_json(w);
+    bool ok = ecs_json_write_file(path, text, err ? err : &ignored);
+    free(text);
+    return ok;
+}
+
+bool server_world_load(server_world_t *w, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    char *text = ecs_json_read_file(path, err);
+    if (!text) return false;
+    bool ok = server_world_from_json(w, text, err);
+    if (!ok) ecs_json_error_in_file(err, path);
+    free(text);
+    return ok;
 }

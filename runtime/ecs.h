@@ -5,6 +5,7 @@
 #include "ecs_alloc.h"
 #include "ecs_entities.h"
 #include "ecs_iter.h"
+#include "ecs_json.h"
 #include "ecs_sparse.h"
 #include "ecs_types.h"
 

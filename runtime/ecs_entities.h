@@ -37,6 +37,11 @@ static inline bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
     return i < t->used && t->slots[i] == e;
 }
 
+/* The id live in slot i, or ECS_NULL when the slot is free, retired or never used. */
+static inline ecs_entity_t ecs_entities_at(const ecs_entities_t *t, uint32_t i) {
+    return i < t->used && t->slots[i] != 0 && ecs_entity_index(t->slots[i]) == i ? t->slots[i] : ECS_NULL;
+}
+
 /* Rebuilds the table so that exactly the ids in live[0..n) are live, e.g. after a load.
  * Every other slot below `used` becomes free and will next be issued with generation
  * next_generation[i] (NULL: 0); a value above UINT32_MAX retires the slot. Passing

@@ -62,6 +62,19 @@ class Field:
         self.enum_tag = names.fn(component.name, name) if self.enum_type else None
         self.enum_constants = [names.macro(component.name, name, v) for v in field_type.values]
         self.enum_count = names.macro(component.name, name, "COUNT") if self.enum_type else None
+        # JSON: the key, the enum's names table, and the runtime's typed reader and writer.
+        self.json_key = c_string(name)
+        self.json_names = names.internal(component.name, name, "names") if self.enum_type else None
+        self.json_names_literals = [c_string(v) for v in field_type.values]
+        kind, scalar = field_type.kind, field_type.scalar
+        self.json_read_fn = {"char": "ecs_json_read_string", "enum": "ecs_json_read_enum"}.get(kind, f"ecs_json_read_{scalar}")
+        self.json_from_fn = {"int": "ecs_json_from_int", "uint": "ecs_json_from_uint"}.get(kind, f"ecs_json_from_{scalar}")
+        if kind == "char":
+            self.json_from_fn, self.json_from_args = "ecs_json_from_string", f", {field_type.length}"
+        elif kind == "enum":
+            self.json_from_fn, self.json_from_args = "ecs_json_from_enum", f", {self.json_names}, {self.enum_count}"
+        else:
+            self.json_from_args = ""
 
     @property
     def element_c_type(self):
@@ -169,6 +182,11 @@ class Component:
         self.fini_fn = names.internal(name, "fini")
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
+        self.to_json_fn = names.internal(name, "to_json") if not tag else None
+        self.from_json_fn = names.internal(name, "from_json") if not tag else None
+        self.json_keys = names.internal(name, "keys") if not tag else None
+        self.json_key = c_string(name)
+        self.json_what = c_string(f"field of {name}")
 
     @property
     def pooled(self):
@@ -266,6 +284,11 @@ class Schema:
         self.term_has_macro = self.upper_internal("HAS")
         self.term_not_macro = self.upper_internal("NOT")
         self.term_set_macro = self.upper_internal("SET")
+        # JSON internals: "__json__" cannot come from a schema name (no "__" there).
+        self.json = {k: f"{name}__json__{k}" for k in (
+            "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
+            "entity_keys", "singleton_keys")}
+        self.json_name = c_string(name)
         self.components = []
         self.queries = []
         self.prefabs = []

@@ -1,0 +1,563 @@
+/* ecs_json.c: JSON helpers for generated save/load code (format rules in ecs_json.h). */
+#define _POSIX_C_SOURCE 200809L /* open, fsync, getpid: the atomic file write */
+
+#include "ecs_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ecs_alloc.h"
+
+/* Integers of smaller magnitude than 2^53 are written as numbers: each is exactly one double,
+ * and no other integer text parses to it. From 2^53 on (2^53 + 1 reads as 2^53) strings. */
+#define ECS_JSON_EXACT (UINT64_C(1) << 53)
+
+/* ---- Context and errors ------------------------------------------------------------- */
+
+void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err) {
+    *c = (ecs_json_ctx_t){ .err = err };
+    err->message[0] = '\0';
+}
+
+void ecs_json_ctx_fini(ecs_json_ctx_t *c) {
+    ecs_free(c->mentions);
+    c->mentions = NULL;
+    c->mention_count = c->mention_capacity = 0;
+}
+
+static size_t ecs_json_append_path(ecs_json_ctx_t *c, const char *text) {
+    size_t mark = c->len;
+    size_t room = sizeof c->path - c->len;
+    int n = snprintf(c->path + c->len, room, "%s", text);
+    if (n < 0 || (size_t)n >= room) { /* too deep or long: keep what fits, mark it cut */
+        memcpy(c->path + sizeof c->path - 4, "...", 4);
+        c->len = sizeof c->path - 1;
+    } else {
+        c->len += (size_t)n;
+    }
+    return mark;
+}
+
+size_t ecs_json_enter(ecs_json_ctx_t *c, const char *key) {
+    size_t mark = c->len;
+    if (c->len) ecs_json_append_path(c, ".");
+    ecs_json_append_path(c, key);
+    return mark;
+}
+
+size_t ecs_json_enter_index(ecs_json_ctx_t *c, size_t i) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "[%zu]", i);
+    return ecs_json_append_path(c, buf);
+}
+
+bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...) {
+    char reason[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    snprintf(c->err->message, sizeof c->err->message, "%s: %s", c->len ? c->path : "(document)", reason);
+    return false;
+}
+
+bool ecs_json_oom(ecs_json_ctx_t *c) {
+    return ecs_json_fail(c, "out of memory");
+}
+
+/* What v is, for "got ..." in messages: the value itself when short. */
+static const char *ecs_json_describe(const cJSON *v, char buf[64]) {
+    if (cJSON_IsString(v)) {
+        size_t n = strlen(v->valuestring);
+        snprintf(buf, 64, n <= 40 ? "\"%s\"" : "\"%.37s...\"", v->valuestring);
+        for (char *p = buf; *p; p++)
+            if ((unsigned char)*p < 0x20) *p = '?'; /* keep the message on one line */
+    } else if (cJSON_IsNumber(v)) {
+        snprintf(buf, 64, "%.17g", v->valuedouble);
+    } else {
+        snprintf(buf, 64, "%s", cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" : cJSON_IsNull(v) ? "null"
+                                : cJSON_IsArray(v) ? "an array" : "an object");
+    }
+    return buf;
+}
+
+cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
+    if (!text) {
+        snprintf(err->message, sizeof err->message, "(document): no text (NULL)");
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, true); /* length + NUL, as its check needs */
+    if (root) return root;
+    if (!end || end < text) end = text;
+    unsigned long line = 1, column = 1;
+    for (const char *p = text; p < end && *p; p++) {
+        if (*p == '\n') line++, column = 1;
+        else column++;
+    }
+    snprintf(err->message, sizeof err->message, "line %lu, column %lu: malformed JSON%s", line, column,
+             *end ? "" : " (unexpected end)");
+    return NULL;
+}
+
+bool ecs_json_check_keys(ecs_json_ctx_t *c, const cJSON *v, const char *const *keys, size_t n, const char *what) {
+    char got[64];
+    if (!cJSON_IsObject(v)) return ecs_json_fail(c, "expected an object, got %s", ecs_json_describe(v, got));
+    const cJSON *item;
+    cJSON_ArrayForEach(item, v) {
+        size_t k = 0;
+        while (k < n && strcmp(keys[k], item->string) != 0) k++;
+        size_t mark = ecs_json_enter(c, item->string);
+        if (k == n) return ecs_json_fail(c, "unknown %s", what);
+        for (const cJSON *prev = v->child; prev != item; prev = prev->next)
+            if (!strcmp(prev->string, item->string)) return ecs_json_fail(c, "duplicate key");
+        ecs_json_leave(c, mark);
+    }
+    return true;
+}
+
+bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *schema, uint32_t version) {
+    char got[64];
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    const cJSON *number = cJSON_GetObjectItemCaseSensitive(doc, "version");
+    size_t mark = ecs_json_enter(c, "schema");
+    if (!name) return ecs_json_fail(c, "missing (a saved %s world names its schema)", schema);
+    if (!cJSON_IsString(name) || strcmp(name->valuestring, schema) != 0)
+        return ecs_json_fail(c, "this document is for schema %s, not %s", ecs_json_describe(name, got), schema);
+    ecs_json_leave(c, mark);
+    mark = ecs_json_enter(c, "version");
+    if (!number) return ecs_json_fail(c, "missing (a saved world states its schema version)");
+    uint32_t v;
+    if (!ecs_json_read_u32(c, number, &v)) return false;
+    if (v == 0) return ecs_json_fail(c, "versions start at 1, got 0");
+    if (v > version)
+        return ecs_json_fail(c, "document version %" PRIu32 " is newer than schema %s's version %" PRIu32
+                             " (load it with a newer program)", v, schema, version);
+    ecs_json_leave(c, mark);
+    return true;
+}
+
+bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out) {
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "id");
+    size_t mark = ecs_json_enter(c, "id");
+    if (!id) return ecs_json_fail(c, "missing (every entity has an id, e.g. \"5v0\")");
+    if (cJSON_IsNull(id)) return ecs_json_fail(c, "expected an entity id like \"5v0\", got null");
+    if (!ecs_json_read_entity(c, id, out)) return false;
+    ecs_json_leave(c, mark);
+    return true;
+}
+
+bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n) {
+    uint64_t max_slots = t->limit ? t->limit : (uint64_t)ECS_INDEX_MAX + 1u;
+    uint64_t used = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t index = ecs_entity_index(ids[k]);
+        if (index >= max_slots) {
+            size_t mark = ecs_json_enter_index(c, k);
+            ecs_json_enter(c, "id");
+            ecs_json_fail(c, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
+            ecs_json_leave(c, mark);
+            return false;
+        }
+        if (index >= used) used = (uint64_t)index + 1u;
+    }
+    /* A reference to a slot beyond the limit can never come alive: it needs no slot. */
+    for (size_t k = 0; k < c->mention_count; k++) {
+        uint32_t index = ecs_entity_index(c->mentions[k]);
+        if (index < max_slots && index >= used) used = (uint64_t)index + 1u;
+    }
+    uint64_t *next = used ? ecs_calloc((size_t)used, sizeof *next) : NULL;
+    uint32_t *owner = used ? ecs_calloc((size_t)used, sizeof *owner) : NULL; /* k + 1 */
+    bool ok = !used || (next && owner);
+    if (!ok) ecs_json_oom(c);
+    for (uint32_t k = 0; ok && k < n; k++) {
+        uint32_t index = ecs_entity_index(ids[k]);
+        if (owner[index]) {
+            char a[24], b[24];
+            ecs_json_format_id(ids[k], a);
+            ecs_json_format_id(ids[owner[index] - 1u], b);
+            size_t mark = ecs_json_enter_index(c, k);
+            ecs_json_enter(c, "id");
+            ecs_json_fail(c, "duplicate id %s: slot %" PRIu32 " is already entities[%" PRIu32 "] (%s)", a, index,
+                          owner[index] - 1u, b);
+            ecs_json_leave(c, mark);
+            ok = false;
+        }
+        if (ok) owner[index] = k + 1u;
+    }
+    for (size_t k = 0; ok && k < c->mention_count; k++) {
+        uint32_t index = ecs_entity_index(c->mentions[k]);
+        uint64_t after = (uint64_t)ecs_entity_generation(c->mentions[k]) + 1u;
+        if (index < used && next[index] < after) next[index] = after;
+    }
+    if (ok && !ecs_entities_restore(t, ids, n, (uint32_t)used, next)) ok = ecs_json_oom(c);
+    ecs_free(next);
+    ecs_free(owner);
+    return ok;
+}
+
+/* ---- Typed reads -------------------------------------------------------------------- */
+
+bool ecs_json_read_bool(ecs_json_ctx_t *c, const cJSON *v, bool *out) {
+    char got[64];
+    if (!cJSON_IsBool(v)) return ecs_json_fail(c, "expected true or false, got %s", ecs_json_describe(v, got));
+    *out = cJSON_IsTrue(v);
+    return true;
+}
+
+/* Digits only (after an optional '-'), no overflow past UINT64_MAX. */
+static bool ecs_json_parse_decimal(const char *s, bool *negative, uint64_t *out) {
+    *negative = *s == '-';
+    if (*negative) s++;
+    if (!*s) return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return false;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10u) return false;
+        v = v * 10u + d;
+    }
+    *out = v;
+    return true;
+}
+
+/* An integer in [min, max]: a JSON number, or (when strings are allowed, for 64-bit fields)
+ * a decimal string. Magnitudes are kept as uint64 plus a sign so all of i64 and u64 fit. */
+static bool ecs_json_read_integer(ecs_json_ctx_t *c, const cJSON *v, int64_t min, uint64_t max, bool strings,
+                                  bool *negative, uint64_t *magnitude) {
+    char got[64];
+    bool ok = false;
+    const char *why = "";
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (isfinite(d) && d == floor(d)) {
+            if (fabs(d) < (double)ECS_JSON_EXACT) {
+                *negative = d < 0;
+                *magnitude = (uint64_t)fabs(d);
+                ok = true;
+            } else if (strings) {
+                why = " (write integers beyond 2^53 as strings, e.g. \"18446744073709551615\")";
+            }
+        }
+    } else if (strings && cJSON_IsString(v)) {
+        ok = ecs_json_parse_decimal(v->valuestring, negative, magnitude);
+    }
+    if (ok && *negative && *magnitude == 0) *negative = false; /* -0 */
+    uint64_t lowest = min < 0 ? (uint64_t)(-(min + 1)) + 1u : 0;
+    if (ok && (*negative ? *magnitude > lowest : *magnitude > max)) ok = false;
+    if (ok) return true;
+    if (min < 0)
+        return ecs_json_fail(c, "expected integer in [%" PRId64 ", %" PRIu64 "], got %s%s", min, max,
+                             ecs_json_describe(v, got), why);
+    return ecs_json_fail(c, "expected integer in [0, %" PRIu64 "], got %s%s", max, ecs_json_describe(v, got), why);
+}
+
+#define ECS_JSON_READ_SIGNED(name, type, min, max, strings)                               \
+    bool ecs_json_read_##name(ecs_json_ctx_t *c, const cJSON *v, type *out) {             \
+        bool negative;                                                                    \
+        uint64_t m;                                                                       \
+        if (!ecs_json_read_integer(c, v, min, max, strings, &negative, &m)) return false; \
+        *out = negative ? (type)(-(int64_t)(m - 1u) - 1) : (type)m;                       \
+        return true;                                                                      \
+    }
+#define ECS_JSON_READ_UNSIGNED(name, type, max, strings)                                  \
+    bool ecs_json_read_##name(ecs_json_ctx_t *c, const cJSON *v, type *out) {             \
+        bool negative;                                                                    \
+        uint64_t m;                                                                       \
+        if (!ecs_json_read_integer(c, v, 0, max, strings, &negative, &m)) return false;   \
+        *out = (type)m;                                                                   \
+        return true;                                                                      \
+    }
+ECS_JSON_READ_SIGNED(i8, int8_t, INT8_MIN, INT8_MAX, false)
+ECS_JSON_READ_SIGNED(i16, int16_t, INT16_MIN, INT16_MAX, false)
+ECS_JSON_READ_SIGNED(i32, int32_t, INT32_MIN, INT32_MAX, false)
+ECS_JSON_READ_SIGNED(i64, int64_t, INT64_MIN, INT64_MAX, true)
+ECS_JSON_READ_UNSIGNED(u8, uint8_t, UINT8_MAX, false)
+ECS_JSON_READ_UNSIGNED(u16, uint16_t, UINT16_MAX, false)
+ECS_JSON_READ_UNSIGNED(u32, uint32_t, UINT32_MAX, false)
+ECS_JSON_READ_UNSIGNED(u64, uint64_t, UINT64_MAX, true)
+
+/* A number, or one of the strings standing for what JSON cannot spell. */
+static bool ecs_json_read_real(ecs_json_ctx_t *c, const cJSON *v, double *out) {
+    char got[64];
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        *out = v->valuedouble;
+        return true;
+    }
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        if (!strcmp(s, "NaN")) return *out = NAN, true;
+        if (!strcmp(s, "-NaN")) return *out = -NAN, true;
+        if (!strcmp(s, "Infinity")) return *out = INFINITY, true;
+        if (!strcmp(s, "-Infinity")) return *out = -INFINITY, true;
+    }
+    return ecs_json_fail(c, "expected number, got %s", ecs_json_describe(v, got));
+}
+
+bool ecs_json_read_f64(ecs_json_ctx_t *c, const cJSON *v, double *out) {
+    return ecs_json_read_real(c, v, out);
+}
+
+bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out) {
+    double d;
+    if (!ecs_json_read_real(c, v, &d)) return false;
+    if (isfinite(d) && fabs(d) >= 0x1.ffffffp127) /* rounds to infinity as a float */
+        return ecs_json_fail(c, "expected number in f32 range (about ±3.4e38), got %.17g", d);
+    *out = (float)d;
+    return true;
+}
+
+bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out) {
+    char got[64];
+    if (cJSON_IsNull(v)) {
+        *out = ECS_NULL;
+        return true;
+    }
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        const char *sep = strchr(s, 'v');
+        char index_text[24];
+        bool negative;
+        uint64_t index, generation;
+        if (sep && (size_t)(sep - s) < sizeof index_text) {
+            memcpy(index_text, s, (size_t)(sep - s));
+            index_text[sep - s] = '\0';
+            if (ecs_json_parse_decimal(index_text, &negative, &index) && !negative && index <= ECS_INDEX_MAX &&
+                ecs_json_parse_decimal(sep + 1, &negative, &generation) && !negative && generation <= UINT32_MAX) {
+                ecs_entity_t e = ecs_entity_make((uint32_t)index, (uint32_t)generation);
+                if (c->record) {
+                    if (c->mention_count == c->mention_capacity) {
+                        size_t cap = c->mention_capacity ? c->mention_capacity * 2 : 64;
+                        ecs_entity_t *m = ecs_realloc_array(c->mentions, cap, sizeof *m);
+                        if (!m) return ecs_json_oom(c);
+                        c->mentions = m;
+                        c->mention_capacity = cap;
+                    }
+                    c->mentions[c->mention_count++] = e;
+                }
+                *out = e;
+                return true;
+            }
+        }
+    }
+    return ecs_json_fail(c, "expected an entity id like \"5v0\" or null, got %s", ecs_json_describe(v, got));
+}
+
+bool ecs_json_read_string(ecs_json_ctx_t *c, const cJSON *v, char *dst, size_t size) {
+    char got[64];
+    if (!cJSON_IsString(v)) return ecs_json_fail(c, "expected string, got %s", ecs_json_describe(v, got));
+    size_t n = strlen(v->valuestring);
+    if (n >= size)
+        return ecs_json_fail(c, "string of %zu bytes does not fit char[%zu] (at most %zu bytes)", n, size, size - 1);
+    memset(dst, 0, size);
+    memcpy(dst, v->valuestring, n);
+    return true;
+}
+
+bool ecs_json_read_enum(ecs_json_ctx_t *c, const cJSON *v, const char *const *names, int n, int *out) {
+    char got[64];
+    if (cJSON_IsString(v))
+        for (int k = 0; k < n; k++)
+            if (!strcmp(names[k], v->valuestring)) return *out = k, true;
+    char list[256] = "";
+    for (int k = 0; k < n && strlen(list) + strlen(names[k]) + 3 < sizeof list; k++)
+        strcat(strcat(list, k ? ", " : ""), names[k]);
+    return ecs_json_fail(c, "expected one of %s, got %s", list, ecs_json_describe(v, got));
+}
+
+bool ecs_json_read_tag(ecs_json_ctx_t *c, const cJSON *v) {
+    char got[64];
+    if (!cJSON_IsTrue(v)) return ecs_json_fail(c, "a tag's value is true, got %s", ecs_json_describe(v, got));
+    return true;
+}
+
+bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n) {
+    char got[64];
+    if (!cJSON_IsArray(v) && n < 0) return ecs_json_fail(c, "expected an array, got %s", ecs_json_describe(v, got));
+    if (!cJSON_IsArray(v)) return ecs_json_fail(c, "expected an array of %d, got %s", n, ecs_json_describe(v, got));
+    if (n < 0) return true;
+    int size = cJSON_GetArraySize(v);
+    if (size != n) return ecs_json_fail(c, "expected an array of %d, got an array of %d", n, size);
+    return true;
+}
+
+/* ---- Writing ------------------------------------------------------------------------ */
+
+cJSON *ecs_json_from_bool(bool v) {
+    return cJSON_CreateBool(v);
+}
+
+cJSON *ecs_json_from_int(int64_t v) {
+    char buf[24];
+    uint64_t magnitude = v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
+    snprintf(buf, sizeof buf, magnitude >= ECS_JSON_EXACT ? "\"%" PRId64 "\"" : "%" PRId64, v);
+    return cJSON_CreateRaw(buf);
+}
+
+cJSON *ecs_json_from_uint(uint64_t v) {
+    char buf[24];
+    snprintf(buf, sizeof buf, v >= ECS_JSON_EXACT ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+    return cJSON_CreateRaw(buf);
+}
+
+/* NaN and infinities as strings; NULL for a finite value. */
+static const char *ecs_json_special(double v) {
+    if (isnan(v)) return signbit(v) ? "-NaN" : "NaN";
+    if (isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
+    return NULL;
+}
+
+/* The shortest %.Ng that reads back (through strtod, as cJSON reads) to the same bits. */
+static cJSON *ecs_json_from_real(double v, bool single) {
+    const char *special = ecs_json_special(v);
+    if (special) return cJSON_CreateString(special);
+    char buf[40];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        double back = strtod(buf, NULL);
+        if (single ? ((float)back == (float)v && signbit(back) == signbit(v))
+                   : memcmp(&back, &v, sizeof v) == 0)
+            break;
+    }
+    return cJSON_CreateRaw(buf);
+}
+
+cJSON *ecs_json_from_f32(float v) {
+    return ecs_json_from_real(v, true);
+}
+
+cJSON *ecs_json_from_f64(double v) {
+    return ecs_json_from_real(v, false);
+}
+
+void ecs_json_format_id(ecs_entity_t e, char buf[24]) {
+    snprintf(buf, 24, "%" PRIu32 "v%" PRIu32, ecs_entity_index(e), ecs_entity_generation(e));
+}
+
+cJSON *ecs_json_from_entity(ecs_entity_t v) {
+    if (v == ECS_NULL) return cJSON_CreateNull();
+    char buf[24];
+    ecs_json_format_id(v, buf);
+    return cJSON_CreateString(buf);
+}
+
+cJSON *ecs_json_from_string(const char *s, size_t size) {
+    size_t n = 0;
+    while (n + 1 < size && s[n]) n++;
+    char small[256];
+    char *copy = n < sizeof small ? small : malloc(n + 1);
+    if (!copy) return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    cJSON *item = cJSON_CreateString(copy);
+    if (copy != small) free(copy);
+    return item;
+}
+
+cJSON *ecs_json_from_enum(int v, const char *const *names, int n) {
+    if (v >= 0 && v < n) return cJSON_CreateString(names[v]);
+    return ecs_json_from_int(v);
+}
+
+bool ecs_json_put(cJSON *obj, const char *key, cJSON *item) {
+    if (!item) return false;
+    if (cJSON_AddItemToObject(obj, key, item)) return true;
+    cJSON_Delete(item);
+    return false;
+}
+
+bool ecs_json_append(cJSON *array, cJSON *item) {
+    if (!item) return false;
+    if (cJSON_AddItemToArray(array, item)) return true;
+    cJSON_Delete(item);
+    return false;
+}
+
+/* ---- Files -------------------------------------------------------------------------- */
+
+bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
+    static unsigned counter;
+    if (!text) {
+        snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+        return false;
+    }
+    size_t n = strlen(path) + 48;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, n, "%s.tmp-%ld-%u", path, (long)getpid(), counter++);
+    const char *step = "cannot create a temporary file beside it";
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    bool ok = fd >= 0;
+    if (ok) {
+        step = "cannot write";
+        size_t len = strlen(text), done = 0;
+        while (ok && done < len) {
+            ssize_t w = write(fd, text + done, len - done);
+            if (w < 0 && errno == EINTR) continue;
+            ok = w > 0;
+            if (ok) done += (size_t)w;
+        }
+        if (ok && fsync(fd) != 0) ok = false;
+        int saved = errno;
+        if (close(fd) != 0 && ok) ok = false, saved = errno;
+        errno = saved;
+        if (ok && rename(tmp, path) != 0) ok = false, step = "cannot replace";
+        if (!ok) {
+            saved = errno;
+            unlink(tmp);
+            errno = saved;
+        }
+    }
+    if (!ok) snprintf(err->message, sizeof err->message, "%s: %s (%s)", path, step, strerror(errno));
+    free(tmp);
+    return ok;
+}
+
+void ecs_json_error_in_file(ecs_error_t *err, const char *path) {
+    char message[sizeof err->message];
+    snprintf(message, sizeof message, "%s", err->message);
+    snprintf(err->message, sizeof err->message, "%.200s: %.300s", path, message);
+}
+
+char *ecs_json_read_file(const char *path, ecs_error_t *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        len += fread(text + len, 1, cap - len - 1, f);
+        if (len < cap - 1) break;
+        char *bigger = cap <= SIZE_MAX / 2 ? realloc(text, cap *= 2) : NULL;
+        if (!bigger) free(text);
+        text = bigger;
+    }
+    bool failed = ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (!text || failed) {
+        snprintf(err->message, sizeof err->message, "%s: cannot read (%s)", path, text ? strerror(saved) : "out of memory");
+        free(text);
+        return NULL;
+    }
+    text[len] = '\0';
+    if (strlen(text) != len) {
+        snprintf(err->message, sizeof err->message, "%s: not a JSON text (contains a NUL byte)", path);
+        free(text);
+        return NULL;
+    }
+    return text;
+}

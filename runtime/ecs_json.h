@@ -1,0 +1,127 @@
+/* ecs_json.h: the JSON helpers generated save/load code calls: typed, range-checked reads
+ * that report the JSON path, lossless writes, ids, and whole files.
+ *
+ * Format rules (DESIGN §6), decided here once for every schema:
+ * - f32/f64: the shortest decimal that reads back bit-exact (inserted with cJSON_CreateRaw,
+ *   since cJSON's own %1.15g rounds). JSON has no NaN or infinity: they are written as the
+ *   strings "NaN", "Infinity" and "-Infinity" and read back as such (a NaN comes back as
+ *   the default quiet NaN of its sign; its payload bits are not kept).
+ * - i64/u64: a JSON number when |v| <= 2^53 (every reader gets it exactly), else a decimal
+ *   string, because cJSON (and JavaScript) hold numbers as doubles and would round. Reads
+ *   accept both; a number beyond 2^53 is refused rather than silently rounded.
+ * - entity ids: "<index>v<generation>" (e.g. "5v0"); ECS_NULL is null.
+ * - enums: the value's name; tags: true; char[N]: a string of at most N-1 bytes. */
+#ifndef ECS_JSON_H
+#define ECS_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "ecs_entities.h"
+#include "ecs_types.h"
+
+/* ---- Reading: a context carrying the error and the JSON path being read ------------- */
+
+typedef struct ecs_json_ctx {
+    ecs_error_t *err;
+    char path[160];        /* e.g. "entities[3].hp" */
+    size_t len;
+    ecs_entity_t *mentions; /* every non-null id the document names (ids and references) */
+    size_t mention_count, mention_capacity;
+    bool record;            /* whether entity reads go into mentions */
+} ecs_json_ctx_t;
+
+void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err);
+void ecs_json_ctx_fini(ecs_json_ctx_t *c);
+
+/* Appends ".key" or "[i]" to the path and returns the length to go back to. */
+size_t ecs_json_enter(ecs_json_ctx_t *c, const char *key);
+size_t ecs_json_enter_index(ecs_json_ctx_t *c, size_t i);
+static inline void ecs_json_leave(ecs_json_ctx_t *c, size_t mark) {
+    c->len = mark;
+    c->path[mark] = '\0';
+}
+
+/* Sets err->message to "<path>: <reason>"; returns false, for `return ecs_json_fail(...)`. */
+bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The document's root, or NULL with "line L, column C: malformed JSON" in err. */
+cJSON *ecs_json_parse(const char *text, ecs_error_t *err);
+
+/* Checks that v is an object whose keys are all in keys[0..n) and appear once; `what` names
+ * them in errors ("component", "field of position"). */
+bool ecs_json_check_keys(ecs_json_ctx_t *c, const cJSON *v, const char *const *keys, size_t n, const char *what);
+
+/* Checks the document's "schema" (must be `schema`) and "version" (an integer from 1 to
+ * `version`: older documents load, newer ones are refused). */
+bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *schema, uint32_t version);
+
+/* Reads entity object o's required "id" (not null) into *out. */
+bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out);
+
+/* Makes exactly ids[0..n) live in t (the k-th from the path's "[k].id"), refusing duplicate
+ * slots and slots beyond t's limit. Every other slot up to the highest the document
+ * mentions (c->mentions: ids and references) becomes free with a generation above any
+ * mentioned for it, so stale references stay stale and later spawns get fresh ids. */
+bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n);
+
+/* Typed reads of v at the current path: false (err set, *out untouched) on a wrong type or
+ * an out-of-range value. */
+bool ecs_json_read_bool(ecs_json_ctx_t *c, const cJSON *v, bool *out);
+bool ecs_json_read_i8(ecs_json_ctx_t *c, const cJSON *v, int8_t *out);
+bool ecs_json_read_i16(ecs_json_ctx_t *c, const cJSON *v, int16_t *out);
+bool ecs_json_read_i32(ecs_json_ctx_t *c, const cJSON *v, int32_t *out);
+bool ecs_json_read_i64(ecs_json_ctx_t *c, const cJSON *v, int64_t *out);
+bool ecs_json_read_u8(ecs_json_ctx_t *c, const cJSON *v, uint8_t *out);
+bool ecs_json_read_u16(ecs_json_ctx_t *c, const cJSON *v, uint16_t *out);
+bool ecs_json_read_u32(ecs_json_ctx_t *c, const cJSON *v, uint32_t *out);
+bool ecs_json_read_u64(ecs_json_ctx_t *c, const cJSON *v, uint64_t *out);
+bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out);
+bool ecs_json_read_f64(ecs_json_ctx_t *c, const cJSON *v, double *out);
+/* An id or null; a non-null id is recorded in c->mentions when c->record is set. */
+bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out);
+/* A string of at most size-1 bytes, copied NUL-terminated (and zero-padded) into dst. */
+bool ecs_json_read_string(ecs_json_ctx_t *c, const cJSON *v, char *dst, size_t size);
+/* One of names[0..n), stored as its position. */
+bool ecs_json_read_enum(ecs_json_ctx_t *c, const cJSON *v, const char *const *names, int n, int *out);
+/* A tag's value: true. */
+bool ecs_json_read_tag(ecs_json_ctx_t *c, const cJSON *v);
+/* Checks that v is an array of exactly n items (n < 0: of any length). */
+bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n);
+/* Records "out of memory" at the current path; returns false. */
+bool ecs_json_oom(ecs_json_ctx_t *c);
+
+/* ---- Writing: new cJSON items, NULL when out of memory ------------------------------ */
+
+cJSON *ecs_json_from_bool(bool v);
+cJSON *ecs_json_from_int(int64_t v);   /* i8..i64 */
+cJSON *ecs_json_from_uint(uint64_t v); /* u8..u64 */
+cJSON *ecs_json_from_f32(float v);
+cJSON *ecs_json_from_f64(double v);
+cJSON *ecs_json_from_entity(ecs_entity_t v);
+cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
+cJSON *ecs_json_from_enum(int v, const char *const *names, int n); /* out of range: the number */
+
+/* Adds item (may be NULL: then false) to obj under key; on failure item is freed. */
+bool ecs_json_put(cJSON *obj, const char *key, cJSON *item);
+/* Appends item (may be NULL: then false) to array; on failure item is freed. */
+bool ecs_json_append(cJSON *array, cJSON *item);
+
+/* Writes "<index>v<generation>" into buf (at least 24 bytes). */
+void ecs_json_format_id(ecs_entity_t e, char buf[24]);
+
+/* ---- Files -------------------------------------------------------------------------- */
+
+/* Writes text to a temporary file beside path, flushes it to disk and renames it over path,
+ * so path holds either the old or the new contents, never a torn file. False with the path
+ * and the system's reason in err. */
+bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err);
+/* Prefixes err->message with "path: " (for errors inside a loaded file). */
+void ecs_json_error_in_file(ecs_error_t *err, const char *path);
+/* The whole file, malloc'ed and NUL-terminated; NULL with the path and reason in err. */
+char *ecs_json_read_file(const char *path, ecs_error_t *err);
+
+#endif
