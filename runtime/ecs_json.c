@@ -194,9 +194,21 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
         if (ok) owner[index] = k + 1u;
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
-        uint32_t index = ecs_entity_index(c->mentions[k]);
-        uint64_t after = (uint64_t)ecs_entity_generation(c->mentions[k]) + 1u;
+        ecs_entity_t m = c->mentions[k];
+        uint32_t index = ecs_entity_index(m);
+        uint64_t after = (uint64_t)ecs_entity_generation(m) + 1u;
         if (index < used && next[index] < after) next[index] = after;
+        /* A reference to a later generation of a live slot would come alive once that entity
+         * is destroyed and the slot reused: no saved world holds one. */
+        uint32_t live = index < used ? owner[index] : 0;
+        if (live && ecs_entity_generation(m) > ecs_entity_generation(ids[live - 1u])) {
+            char a[24], b[24];
+            ecs_json_format_id(m, a);
+            ecs_json_format_id(ids[live - 1u], b);
+            ecs_json_enter_index(c, live - 1u);
+            ecs_json_enter(c, "id");
+            ok = ecs_json_fail(c, "the document also names %s, a later generation of live %s's slot", a, b);
+        }
     }
     if (ok && !ecs_entities_restore(t, ids, n, (uint32_t)used, next)) ok = ecs_json_oom(c);
     ecs_free(next);

@@ -81,6 +81,8 @@ static const struct {
     { DOC("{\"id\": \"0v0\", \"marked\": true, \"marked\": true}"), "entities[0].marked: duplicate key" },
     { DOC(E0 "{\"id\": \"1v0\"}, {\"id\": \"0v0\"}"), "entities[2].id: duplicate id 0v0: slot 0 is already entities[0] (0v0)" },
     { DOC(E0 "{\"id\": \"0v3\"}"), "entities[1].id: duplicate id 0v3: slot 0 is already entities[0] (0v0)" },
+    { DOC("{\"id\": \"1v2\"}, {\"id\": \"0v0\", \"link\": {\"many\": [null, \"1v5\"]}}"),
+      "entities[0].id: the document also names 1v5, a later generation of live 1v2's slot" },
     { DOC("{\"ints\": {}}"), "entities[0].id: missing (every entity has an id, e.g. \"5v0\")" },
     { DOC("{\"id\": null}"), "entities[0].id: expected an entity id like \"5v0\", got null" },
     { DOC("{\"id\": \"4294967295v0\"}"), "entities[0].id: expected an entity id like \"5v0\" or null, got \"4294967295v0\"" },
