@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-/* Refuses single allocations above 64 MiB, as a small machine would: a document naming
+/* Refuses single allocations above 16 MiB, as a small machine would: a document naming
  * slot 4000000000 must fail cleanly (out of memory), not take the fuzzer down. */
 static void *capped_realloc(void *ptr, size_t size, void *user) {
     (void)user;
@@ -17,7 +17,7 @@ static void *capped_realloc(void *ptr, size_t size, void *user) {
         free(ptr);
         return NULL;
     }
-    return size > ((size_t)64 << 20) ? NULL : realloc(ptr, size);
+    return size > ((size_t)16 << 20) ? NULL : realloc(ptr, size);
 }
 
 static void expect(int ok, const char *what, const char *detail) {
