@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,20 +90,51 @@ static const char *ecs_json_describe(const cJSON *v, char buf[64]) {
     return buf;
 }
 
+/* The first \u0000 escape inside a string, or NULL. cJSON would cut the string there and
+ * silently drop the rest; a C string (char[N]) cannot hold it either, so it is refused. */
+static const char *ecs_json_find_nul_escape(const char *text) {
+    bool in_string = false;
+    for (const char *p = text; *p; p++) {
+        if (!in_string) {
+            in_string = *p == '"';
+        } else if (*p == '"') {
+            in_string = false;
+        } else if (*p == '\\' && p[1]) {
+            if (!strncmp(p + 1, "u0000", 5)) return p;
+            p++; /* skip the escaped character */
+        }
+    }
+    return NULL;
+}
+
+static void ecs_json_position(const char *text, const char *at, unsigned long *line, unsigned long *column) {
+    *line = 1, *column = 1;
+    for (const char *p = text; p < at && *p; p++) {
+        if (*p == '\n') ++*line, *column = 1;
+        else ++*column;
+    }
+}
+
 cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     if (!text) {
         snprintf(err->message, sizeof err->message, "(document): no text (NULL)");
         return NULL;
     }
+    unsigned long line, column;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, true); /* length + NUL, as its check needs */
-    if (root) return root;
-    if (!end || end < text) end = text;
-    unsigned long line = 1, column = 1;
-    for (const char *p = text; p < end && *p; p++) {
-        if (*p == '\n') line++, column = 1;
-        else column++;
+    if (root) {
+        const char *nul = ecs_json_find_nul_escape(text);
+        if (!nul) return root;
+        cJSON_Delete(root);
+        ecs_json_position(text, nul, &line, &column);
+        snprintf(err->message, sizeof err->message,
+                 "line %lu, column %lu: a string holds \\u0000 (C strings end at NUL; the rest would be lost)",
+                 line, column);
+        return NULL;
     }
+    if (!end || end < text) end = text;
+    ecs_json_position(text, end, &line, &column);
     snprintf(err->message, sizeof err->message, "line %lu, column %lu: malformed JSON%s", line, column,
              *end ? "" : " (unexpected end)");
     return NULL;
@@ -439,6 +471,12 @@ static cJSON *ecs_json_from_real(double v, bool single) {
                    : memcmp(&back, &v, sizeof v) == 0)
             break;
     }
+    /* snprintf and strtod follow the C locale's decimal point; JSON's is always '.'. (cJSON
+     * maps '.' to the locale's when it parses, so loading needs no such step.) */
+    char point = *localeconv()->decimal_point;
+    if (point != '.')
+        for (char *p = buf; *p; p++)
+            if (*p == point) *p = '.';
     return cJSON_CreateRaw(buf);
 }
 

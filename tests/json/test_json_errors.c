@@ -55,6 +55,9 @@ static const struct {
       "entities[0].ints.h: expected integer in [0, 18446744073709551615], got 9007199254740992 (write integers beyond 2^53 as strings~" },
     { DOC("{\"id\": \"0v0\", \"ints\": {\"c\": \"12\"}}"), "entities[0].ints.c: expected integer in [-2147483648, 2147483647], got \"12\"" },
     { DOC("{\"id\": \"0v0\", \"reals\": {\"s\": 1e39}}"), "entities[0].reals.s: expected number in f32 range~" },
+    /* NUL inside a string: C strings end there, so the rest would be lost */
+    { DOC("{\"id\": \"0v0\", \"text\": {\"tiny\": \"a\\u0000b\"}}"),
+      "line 1, column 78: a string holds \\u0000 (C strings end at NUL; the rest would be lost)" },
     /* strings longer than char[N] */
     { DOC("{\"id\": \"0v0\", \"text\": {\"tiny\": \"abcd\"}}"), "entities[0].text.tiny: string of 4 bytes does not fit char[4] (at most 3 bytes)" },
     { DOC("{\"id\": \"0v0\", \"text\": {\"tiny\": \"\\u00e9\\u00e9\"}}"), "entities[0].text.tiny: string of 4 bytes does not fit char[4]~" },
