@@ -33,9 +33,32 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     return true;
 }
 
-static void editor__position_erase(editor_position_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void editor__position_erase(editor_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -70,9 +93,32 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     return true;
 }
 
-static void editor__velocity_erase(editor_velocity_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void editor__velocity_erase(editor_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -107,12 +153,13 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     return true;
 }
 
-static void editor__health_erase(editor_health_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void editor__health_erase(editor_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
+
 
 static void editor__health_fini(editor_health_pool_t *p) {
     ecs_free(p->current);
@@ -141,11 +188,12 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     return true;
 }
 
-static void editor__name_erase(editor_name_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void editor__name_erase(editor_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
+
 
 static void editor__name_fini(editor_name_pool_t *p) {
     ecs_free(p->value);
@@ -166,9 +214,10 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void editor__player_erase(editor_player_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void editor__player_erase(editor_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void editor__player_fini(editor_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -188,9 +237,10 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void editor__selected_erase(editor_selected_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void editor__selected_erase(editor_selected_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void editor__selected_fini(editor_selected_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -220,17 +270,111 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     return true;
 }
 
-static void editor__gizmo_erase(editor_gizmo_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void editor__gizmo_erase(editor_gizmo_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
 }
 
+
 static void editor__gizmo_fini(editor_gizmo_pool_t *p) {
     ecs_free(p->kind);
     ecs_free(p->size);
     ecs_sparse_fini(&p->set);
+}
+
+/* ---- Owning groups ------------------------------------------------------------------- */
+/* A group's members sit at rows 0..n-1 of each pool it owns, at the same row in each; an
+ * entity enters by swapping to row n and leaves by swapping to row n-1, in every owned
+ * pool, so upkeep is O(1). Groups sharing a pool nest: enter outer groups first, leave
+ * inner groups first, and the inner group's members stay at the front of the outer's. */
+
+/* Group g0 (movement): enters e when it matches and is not a member yet. */
+static void editor__group0_enter(editor_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 < n) return;
+    uint32_t r1 = ecs_sparse_row(&w->components.velocity.set, e);
+    if (r1 == ECS_ROW_NONE) return;
+    editor__position_swap(&w->components.position, r0, n);
+    editor__velocity_swap(&w->components.velocity, r1, n);
+    w->groups.g0 = n + 1u;
+}
+
+/* Group g0: takes e out when it is a member. */
+static void editor__group0_leave(editor_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    editor__position_swap(&w->components.position, r0, n - 1u);
+    editor__velocity_swap(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* Group g0: takes e out on its way to destruction, dropping its values. */
+static void editor__group0_drop(editor_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    editor__position_move(&w->components.position, e, r0, n - 1u);
+    editor__velocity_move(&w->components.velocity, e, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+static void editor__position_added(editor_world_t *w, ecs_entity_t e) {
+    editor__group0_enter(w, e);
+}
+
+/* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void editor__position_removing(editor_world_t *w, ecs_entity_t e) {
+    editor__group0_leave(w, e);
+}
+
+/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+static void editor__velocity_added(editor_world_t *w, ecs_entity_t e) {
+    editor__group0_enter(w, e);
+}
+
+/* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void editor__velocity_removing(editor_world_t *w, ecs_entity_t e) {
+    editor__group0_leave(w, e);
+}
+
+/* ---- Non-owned query views: the matches, listed on each call --------------------------- */
+
+/* Room for n matches in q's list; false when out of memory (the list stays valid). */
+static bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint32_t n) {
+    if (n <= sc->capacity) return true;
+    void *mem;
+    if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
+    sc->entity = mem;
+    if (!(mem = ecs_realloc_array(sc->position, n, sizeof *sc->position))) return false;
+    sc->position = mem;
+    sc->capacity = n;
+    return true;
+}
+
+editor_selection_view_t editor_query_selection(editor_world_t *w) {
+    editor__selection_scratch_t *sc = &w->scratch.selection;
+    const ecs_sparse_t *sets[] = { &w->components.position.set, &w->components.selected.set };
+    const ecs_sparse_t *walk = ecs_cursor_smallest(2, sets).set;
+    editor_selection_view_t v = { .count = 0 };
+    if (walk->count == 0 || !editor__selection_scratch_fit(sc, walk->count)) return v;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < walk->count; k++) {
+        ecs_entity_t e = walk->dense[k];
+        if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+        if (ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE) continue;
+        sc->entity[n++] = e;
+    }
+    v.count = n;
+    v.entity = sc->entity;
+    v.row__.position = sc->position;
+    v.position.x = w->components.position.x;
+    v.position.y = w->components.position.y;
+    return v;
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -250,6 +394,8 @@ void editor_world_free(editor_world_t *w) {
     editor__player_fini(&w->components.player);
     editor__selected_fini(&w->components.selected);
     editor__gizmo_fini(&w->components.gizmo);
+    ecs_free(w->scratch.selection.entity);
+    ecs_free(w->scratch.selection.position);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }
@@ -266,6 +412,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->player && !editor__player_insert(w, e)) goto out_of_memory;
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
+    if (desc->position) editor__group0_enter(w, e);
     return e;
 out_of_memory:
     editor_destroy(w, e);
@@ -292,13 +439,14 @@ ecs_entity_t editor_spawn_spawn_point(editor_world_t *w) {
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row;
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__position_erase(&w->components.position, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__velocity_erase(&w->components.velocity, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__health_erase(&w->components.health, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__name_erase(&w->components.name, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__player_erase(&w->components.player, row);
-    if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__selected_erase(&w->components.selected, row);
-    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__gizmo_erase(&w->components.gizmo, row);
+    editor__group0_drop(w, e);
+    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__position_erase(&w->components.position, e, row);
+    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__velocity_erase(&w->components.velocity, e, row);
+    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__health_erase(&w->components.health, e, row);
+    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__name_erase(&w->components.name, e, row);
+    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__player_erase(&w->components.player, e, row);
+    if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__selected_erase(&w->components.selected, e, row);
+    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__gizmo_erase(&w->components.gizmo, e, row);
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -307,42 +455,60 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return editor__position_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__position_insert(w, e, &v)) return false;
+        editor__position_added(w, e);
+        return true;
+    }
     editor__position_write(&w->components.position, row, &v);
     return true;
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) == ECS_ROW_NONE &&
-           editor__position_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !editor__position_insert(w, e, &v))
+        return false;
+    editor__position_added(w, e);
+    return true;
 }
 
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__position_erase(&w->components.position, row);
+    editor__position_removing(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    editor__position_erase(&w->components.position, e, row);
     return true;
 }
 
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return editor__velocity_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__velocity_insert(w, e, &v)) return false;
+        editor__velocity_added(w, e);
+        return true;
+    }
     editor__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) == ECS_ROW_NONE &&
-           editor__velocity_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !editor__velocity_insert(w, e, &v))
+        return false;
+    editor__velocity_added(w, e);
+    return true;
 }
 
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__velocity_erase(&w->components.velocity, row);
+    editor__velocity_removing(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    editor__velocity_erase(&w->components.velocity, e, row);
     return true;
 }
 
@@ -363,7 +529,7 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__health_erase(&w->components.health, row);
+    editor__health_erase(&w->components.health, e, row);
     return true;
 }
 
@@ -384,7 +550,7 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__name_erase(&w->components.name, row);
+    editor__name_erase(&w->components.name, e, row);
     return true;
 }
 
@@ -397,7 +563,7 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__player_erase(&w->components.player, row);
+    editor__player_erase(&w->components.player, e, row);
     return true;
 }
 
@@ -410,7 +576,7 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__selected_erase(&w->components.selected, row);
+    editor__selected_erase(&w->components.selected, e, row);
     return true;
 }
 
@@ -431,7 +597,7 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__gizmo_erase(&w->components.gizmo, row);
+    editor__gizmo_erase(&w->components.gizmo, e, row);
     return true;
 }
 

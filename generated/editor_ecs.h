@@ -116,9 +116,24 @@ typedef struct editor_components {
     editor_gizmo_pool_t gizmo;
 } editor_components_t;
 
+
+/* Query selection is not owned: its view lists the matches here (reused, grown on demand). */
+typedef struct {
+    ecs_entity_t *entity;
+    uint32_t *position;
+    uint32_t capacity;
+} editor__selection_scratch_t;
+
 typedef struct editor_world {
     ecs_entities_t entities;
     editor_components_t components;
+    /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
+    struct {
+        uint32_t g0; /* movement */
+    } groups;
+    struct {
+        editor__selection_scratch_t selection;
+    } scratch;
 } editor_world_t;
 
 /* ---- World and entities ------------------------------------------------------------ */
@@ -359,10 +374,15 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, add or remove components of it.id, spawn
- * (new entities are not visited) and change any values. Removing components from, or
- * destroying, OTHER entities may make the loop visit an entity twice or skip one: collect
- * them and do it after the loop. */
+ * Inside the body it is safe to destroy it.id, remove components of it.id and change any
+ * values. Removing components from, or destroying, OTHER entities may make the loop visit
+ * an entity twice or skip one: collect them and do it after the loop.
+ * This schema has owning groups (see Query views): spawning, adding a component, or
+ * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
+ * packed; when the loop walks such a pool (the smallest named, or the group's rows when
+ * the components named are exactly an owned query's), that can skip an entity. Collect
+ * those changes too and apply them after the loop. Spawned entities are never visited.
+ */
 
 typedef struct editor_iter {
     ecs_entity_t id;
@@ -378,7 +398,8 @@ typedef struct editor_iter {
 } editor_iter_t;
 
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (editor_iter_t it = { .world__ = (w), .cursor__ = ecs_cursor_smallest(ECS_PP_NARGS(__VA_ARGS__), \
+    for (editor_iter_t it = { .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+             ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_sparse_t *const[]){ ECS_PP_MAP(EDITOR__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
@@ -388,8 +409,28 @@ typedef struct editor_iter {
         if (!(ECS_PP_MAP(EDITOR__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
 #define EDITOR__SET(w, c) &(w)->components.c.set
-#define EDITOR__HAS(it, c) \
-    (((it).c = ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
+ * other pools are probed. */
+#define EDITOR__HAS(it, c)                                                       \
+    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
+                   ? (it).cursor__.next                                                      \
+                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+#define EDITOR__SIG(ctx, c) EDITOR__SIG_##c
+#define EDITOR__SIG_position UINT64_C(0x0de73b505924455a)
+#define EDITOR__SIG_velocity UINT64_C(0x2291309e1557287d)
+#define EDITOR__SIG_health UINT64_C(0xe1ada5a6224e4862)
+#define EDITOR__SIG_name UINT64_C(0x7ecedbf07f53a382)
+#define EDITOR__SIG_player UINT64_C(0x3929baf35593b5cd)
+#define EDITOR__SIG_selected UINT64_C(0x6c502e8b68bbcbd7)
+#define EDITOR__SIG_gizmo UINT64_C(0x0f96ebf377337151)
+
+/* The loop's cursor: when the components named are exactly those of an owning group without
+ * `none` terms (the signature, a sum of per-component constants, tells at compile time),
+ * walk the group's packed rows and probe nothing; else the smallest pool. */
+static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
+    return ecs_cursor_smallest(n, sets);
+}
 #define EDITOR__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: EDITOR_EACH_<QUERY>(w, it) { body } */
@@ -397,5 +438,63 @@ typedef struct editor_iter {
 #define EDITOR_EACH_MOVEMENT(w, it) EDITOR_EACH(w, it, position, velocity)
 /* selection */
 #define EDITOR_EACH_SELECTION(w, it) EDITOR_EACH(w, it, position, selected)
+
+/* ---- Query views ------------------------------------------------------------------- */
+/* editor_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
+ * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+ *     game_movement_view_t v = game_query_movement(w);
+ *     for (size_t i = 0; i < v.count; i++)
+ *         v.position.x[GAME_MOVEMENT_ROW(v, position, i)] += ...;
+ * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
+ * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
+ * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
+ * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
+ * the row up. Either way the view holds while the loop only reads and writes values: any
+ * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
+ * and apply them after the loop, or use EDITOR_EACH_<Q>). A non-owned view's count is 0 when
+ * the list cannot grow (out of memory).
+ * Owned: movement. Not owned: selection. */
+
+/* movement: position, velocity, owning its pools */
+#define EDITOR_MOVEMENT_OWNED 1
+typedef struct editor_movement_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } position;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } velocity;
+} editor_movement_view_t;
+#define EDITOR_MOVEMENT_ROW(v, c, i) (i)
+
+static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
+    return (editor_movement_view_t){
+        .count = w->groups.g0,
+        .entity = w->components.position.set.dense,
+        .position = { w->components.position.x, w->components.position.y },
+        .velocity = { w->components.velocity.x, w->components.velocity.y },
+    };
+}
+
+/* selection: position, selected, not owned (its pools are owned by another query) */
+#define EDITOR_SELECTION_OWNED 0
+typedef struct editor_selection_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } position;
+    struct {
+        const uint32_t *position;
+    } row__;
+} editor_selection_view_t;
+#define EDITOR_SELECTION_ROW(v, c, i) ((v).row__.c[i])
+
+editor_selection_view_t editor_query_selection(editor_world_t *w);
 
 #endif

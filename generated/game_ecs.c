@@ -33,9 +33,32 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     return true;
 }
 
-static void game__position_erase(game_position_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__position_erase(game_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -70,9 +93,32 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     return true;
 }
 
-static void game__velocity_erase(game_velocity_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__velocity_erase(game_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -107,12 +153,13 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     return true;
 }
 
-static void game__health_erase(game_health_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__health_erase(game_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
+
 
 static void game__health_fini(game_health_pool_t *p) {
     ecs_free(p->current);
@@ -141,11 +188,12 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     return true;
 }
 
-static void game__name_erase(game_name_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__name_erase(game_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
+
 
 static void game__name_fini(game_name_pool_t *p) {
     ecs_free(p->value);
@@ -173,11 +221,12 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     return true;
 }
 
-static void game__target_erase(game_target_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__target_erase(game_target_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->entity[row] = p->entity[from];
 }
+
 
 static void game__target_fini(game_target_pool_t *p) {
     ecs_free(p->entity);
@@ -208,12 +257,13 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     return true;
 }
 
-static void game__cargo_erase(game_cargo_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__cargo_erase(game_cargo_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     memcpy(p->items[row], p->items[from], sizeof p->items[row]);
     p->count[row] = p->count[from];
 }
+
 
 static void game__cargo_fini(game_cargo_pool_t *p) {
     ecs_free(p->items);
@@ -242,11 +292,12 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     return true;
 }
 
-static void game__mood_erase(game_mood_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__mood_erase(game_mood_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->state[row] = p->state[from];
 }
+
 
 static void game__mood_fini(game_mood_pool_t *p) {
     ecs_free(p->state);
@@ -274,9 +325,28 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     return true;
 }
 
-static void game__lifetime_erase(game_lifetime_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__lifetime_erase(game_lifetime_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
+    p->seconds[row] = p->seconds[from];
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float seconds = p->seconds[a];
+    p->seconds[a] = p->seconds[b];
+    p->seconds[b] = seconds;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
     p->seconds[row] = p->seconds[from];
 }
 
@@ -306,11 +376,12 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     return true;
 }
 
-static void game__radius_erase(game_radius_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void game__radius_erase(game_radius_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->metres[row] = p->metres[from];
 }
+
 
 static void game__radius_fini(game_radius_pool_t *p) {
     ecs_free(p->metres);
@@ -331,9 +402,10 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void game__player_erase(game_player_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void game__player_erase(game_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void game__player_fini(game_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -353,9 +425,10 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void game__asteroid_erase(game_asteroid_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void game__asteroid_erase(game_asteroid_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void game__asteroid_fini(game_asteroid_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -375,9 +448,10 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void game__bullet_erase(game_bullet_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void game__bullet_erase(game_bullet_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void game__bullet_fini(game_bullet_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -397,12 +471,119 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void game__frozen_erase(game_frozen_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void game__frozen_erase(game_frozen_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
+
 
 static void game__frozen_fini(game_frozen_pool_t *p) {
     ecs_sparse_fini(&p->set);
+}
+
+/* ---- Owning groups ------------------------------------------------------------------- */
+/* A group's members sit at rows 0..n-1 of each pool it owns, at the same row in each; an
+ * entity enters by swapping to row n and leaves by swapping to row n-1, in every owned
+ * pool, so upkeep is O(1). Groups sharing a pool nest: enter outer groups first, leave
+ * inner groups first, and the inner group's members stay at the front of the outer's. */
+
+/* Group g0 (expiring): enters e when it matches and is not a member yet. */
+static void game__group0_enter(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (r0 == ECS_ROW_NONE || r0 < n) return;
+    game__lifetime_swap(&w->components.lifetime, r0, n);
+    w->groups.g0 = n + 1u;
+}
+
+/* Group g0: takes e out when it is a member. */
+static void game__group0_leave(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    game__lifetime_swap(&w->components.lifetime, r0, n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* Group g0: takes e out on its way to destruction, dropping its values. */
+static void game__group0_drop(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    game__lifetime_move(&w->components.lifetime, e, r0, n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* Group g1 (movement): enters e when it matches and is not a member yet. */
+static void game__group1_enter(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g1;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 < n) return;
+    uint32_t r1 = ecs_sparse_row(&w->components.velocity.set, e);
+    if (r1 == ECS_ROW_NONE) return;
+    if (ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE) return;
+    game__position_swap(&w->components.position, r0, n);
+    game__velocity_swap(&w->components.velocity, r1, n);
+    w->groups.g1 = n + 1u;
+}
+
+/* Group g1: takes e out when it is a member. */
+static void game__group1_leave(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g1;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    game__position_swap(&w->components.position, r0, n - 1u);
+    game__velocity_swap(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g1 = n - 1u;
+}
+
+/* Group g1: takes e out on its way to destruction, dropping its values. */
+static void game__group1_drop(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g1;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    game__position_move(&w->components.position, e, r0, n - 1u);
+    game__velocity_move(&w->components.velocity, e, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g1 = n - 1u;
+}
+
+/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+static void game__position_added(game_world_t *w, ecs_entity_t e) {
+    game__group1_enter(w, e);
+}
+
+/* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void game__position_removing(game_world_t *w, ecs_entity_t e) {
+    game__group1_leave(w, e);
+}
+
+/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+static void game__velocity_added(game_world_t *w, ecs_entity_t e) {
+    game__group1_enter(w, e);
+}
+
+/* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void game__velocity_removing(game_world_t *w, ecs_entity_t e) {
+    game__group1_leave(w, e);
+}
+
+/* After lifetime was added to e: the groups it completes take e, those it excludes drop e. */
+static void game__lifetime_added(game_world_t *w, ecs_entity_t e) {
+    game__group0_enter(w, e);
+}
+
+/* Before lifetime leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void game__lifetime_removing(game_world_t *w, ecs_entity_t e) {
+    game__group0_leave(w, e);
+}
+
+/* After frozen was added to e: the groups it completes take e, those it excludes drop e. */
+static void game__frozen_added(game_world_t *w, ecs_entity_t e) {
+    game__group1_leave(w, e);
+}
+
+/* After frozen left e: the groups it excluded may take e. */
+static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
+    game__group1_enter(w, e);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -451,6 +632,8 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->asteroid && !game__asteroid_insert(w, e)) goto out_of_memory;
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
+    if (desc->lifetime) game__group0_enter(w, e);
+    if (desc->position) game__group1_enter(w, e);
     return e;
 out_of_memory:
     game_destroy(w, e);
@@ -492,19 +675,21 @@ ecs_entity_t game_spawn_bullet(game_world_t *w) {
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row;
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(&w->components.position, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__velocity_erase(&w->components.velocity, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__health_erase(&w->components.health, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__name_erase(&w->components.name, row);
-    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__target_erase(&w->components.target, row);
-    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__cargo_erase(&w->components.cargo, row);
-    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__mood_erase(&w->components.mood, row);
-    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__lifetime_erase(&w->components.lifetime, row);
-    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__radius_erase(&w->components.radius, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__player_erase(&w->components.player, row);
-    if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__asteroid_erase(&w->components.asteroid, row);
-    if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__bullet_erase(&w->components.bullet, row);
-    if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__frozen_erase(&w->components.frozen, row);
+    game__group1_drop(w, e);
+    game__group0_drop(w, e);
+    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(&w->components.position, e, row);
+    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__velocity_erase(&w->components.velocity, e, row);
+    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__health_erase(&w->components.health, e, row);
+    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__name_erase(&w->components.name, e, row);
+    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__target_erase(&w->components.target, e, row);
+    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__cargo_erase(&w->components.cargo, e, row);
+    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__mood_erase(&w->components.mood, e, row);
+    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__lifetime_erase(&w->components.lifetime, e, row);
+    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__radius_erase(&w->components.radius, e, row);
+    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__player_erase(&w->components.player, e, row);
+    if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__asteroid_erase(&w->components.asteroid, e, row);
+    if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__bullet_erase(&w->components.bullet, e, row);
+    if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__frozen_erase(&w->components.frozen, e, row);
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -513,42 +698,60 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return game__position_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__position_insert(w, e, &v)) return false;
+        game__position_added(w, e);
+        return true;
+    }
     game__position_write(&w->components.position, row, &v);
     return true;
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) == ECS_ROW_NONE &&
-           game__position_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !game__position_insert(w, e, &v))
+        return false;
+    game__position_added(w, e);
+    return true;
 }
 
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__position_erase(&w->components.position, row);
+    game__position_removing(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    game__position_erase(&w->components.position, e, row);
     return true;
 }
 
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return game__velocity_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__velocity_insert(w, e, &v)) return false;
+        game__velocity_added(w, e);
+        return true;
+    }
     game__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) == ECS_ROW_NONE &&
-           game__velocity_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !game__velocity_insert(w, e, &v))
+        return false;
+    game__velocity_added(w, e);
+    return true;
 }
 
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__velocity_erase(&w->components.velocity, row);
+    game__velocity_removing(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    game__velocity_erase(&w->components.velocity, e, row);
     return true;
 }
 
@@ -569,7 +772,7 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__health_erase(&w->components.health, row);
+    game__health_erase(&w->components.health, e, row);
     return true;
 }
 
@@ -590,7 +793,7 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__name_erase(&w->components.name, row);
+    game__name_erase(&w->components.name, e, row);
     return true;
 }
 
@@ -611,7 +814,7 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__target_erase(&w->components.target, row);
+    game__target_erase(&w->components.target, e, row);
     return true;
 }
 
@@ -632,7 +835,7 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__cargo_erase(&w->components.cargo, row);
+    game__cargo_erase(&w->components.cargo, e, row);
     return true;
 }
 
@@ -653,28 +856,37 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__mood_erase(&w->components.mood, row);
+    game__mood_erase(&w->components.mood, e, row);
     return true;
 }
 
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) return game__lifetime_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__lifetime_insert(w, e, &v)) return false;
+        game__lifetime_added(w, e);
+        return true;
+    }
     game__lifetime_write(&w->components.lifetime, row, &v);
     return true;
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) == ECS_ROW_NONE &&
-           game__lifetime_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
+        !game__lifetime_insert(w, e, &v))
+        return false;
+    game__lifetime_added(w, e);
+    return true;
 }
 
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__lifetime_erase(&w->components.lifetime, row);
+    game__lifetime_removing(w, e);
+    row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
+    game__lifetime_erase(&w->components.lifetime, e, row);
     return true;
 }
 
@@ -695,7 +907,7 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__radius_erase(&w->components.radius, row);
+    game__radius_erase(&w->components.radius, e, row);
     return true;
 }
 
@@ -708,7 +920,7 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__player_erase(&w->components.player, row);
+    game__player_erase(&w->components.player, e, row);
     return true;
 }
 
@@ -721,7 +933,7 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__asteroid_erase(&w->components.asteroid, row);
+    game__asteroid_erase(&w->components.asteroid, e, row);
     return true;
 }
 
@@ -734,20 +946,24 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__bullet_erase(&w->components.bullet, row);
+    game__bullet_erase(&w->components.bullet, e, row);
     return true;
 }
 
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE &&
-           game__frozen_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
+        !game__frozen_insert(w, e))
+        return false;
+    game__frozen_added(w, e);
+    return true;
 }
 
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__frozen_erase(&w->components.frozen, row);
+    game__frozen_erase(&w->components.frozen, e, row);
+    game__frozen_removed(w, e);
     return true;
 }
 

@@ -185,10 +185,16 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
+
 typedef struct game_world {
     ecs_entities_t entities;
     game_components_t components;
     game_singletons_t singletons;
+    /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
+    struct {
+        uint32_t g0; /* expiring */
+        uint32_t g1; /* movement */
+    } groups;
 } game_world_t;
 
 /* ---- World and entities ------------------------------------------------------------ */
@@ -573,10 +579,15 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, add or remove components of it.id, spawn
- * (new entities are not visited) and change any values. Removing components from, or
- * destroying, OTHER entities may make the loop visit an entity twice or skip one: collect
- * them and do it after the loop. */
+ * Inside the body it is safe to destroy it.id, remove components of it.id and change any
+ * values. Removing components from, or destroying, OTHER entities may make the loop visit
+ * an entity twice or skip one: collect them and do it after the loop.
+ * This schema has owning groups (see Query views): spawning, adding a component, or
+ * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
+ * packed; when the loop walks such a pool (the smallest named, or the group's rows when
+ * the components named are exactly an owned query's), that can skip an entity. Collect
+ * those changes too and apply them after the loop. Spawned entities are never visited.
+ */
 
 typedef struct game_iter {
     ecs_entity_t id;
@@ -598,7 +609,8 @@ typedef struct game_iter {
 } game_iter_t;
 
 #define GAME_EACH(w, it, ...)                                                          \
-    for (game_iter_t it = { .world__ = (w), .cursor__ = ecs_cursor_smallest(ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it = { .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+             ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_sparse_t *const[]){ ECS_PP_MAP(GAME__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
@@ -608,8 +620,34 @@ typedef struct game_iter {
         if (!(ECS_PP_MAP(GAME__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
 #define GAME__SET(w, c) &(w)->components.c.set
-#define GAME__HAS(it, c) \
-    (((it).c = ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
+ * other pools are probed. */
+#define GAME__HAS(it, c)                                                       \
+    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
+                   ? (it).cursor__.next                                                      \
+                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+#define GAME__SIG(ctx, c) GAME__SIG_##c
+#define GAME__SIG_position UINT64_C(0x0de73b505924455a)
+#define GAME__SIG_velocity UINT64_C(0x2291309e1557287d)
+#define GAME__SIG_health UINT64_C(0xe1ada5a6224e4862)
+#define GAME__SIG_name UINT64_C(0x7ecedbf07f53a382)
+#define GAME__SIG_target UINT64_C(0x6e20afbc0540a034)
+#define GAME__SIG_cargo UINT64_C(0x5cf989852d532233)
+#define GAME__SIG_mood UINT64_C(0x31479a9c304f0eee)
+#define GAME__SIG_lifetime UINT64_C(0x26a943fb946d6a6f)
+#define GAME__SIG_radius UINT64_C(0x7c8cad2ba2791998)
+#define GAME__SIG_player UINT64_C(0x3929baf35593b5cd)
+#define GAME__SIG_asteroid UINT64_C(0x8bc77812a3a6bc96)
+#define GAME__SIG_bullet UINT64_C(0x533e0f0020eb12ed)
+#define GAME__SIG_frozen UINT64_C(0x3190106a8104b3ff)
+
+/* The loop's cursor: when the components named are exactly those of an owning group without
+ * `none` terms (the signature, a sum of per-component constants, tells at compile time),
+ * walk the group's packed rows and probe nothing; else the smallest pool. */
+static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
+    return ecs_cursor_smallest(n, sets);
+}
 #define GAME__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: GAME_EACH_<QUERY>(w, it) { body } */
@@ -617,5 +655,65 @@ typedef struct game_iter {
 #define GAME_EACH_MOVEMENT(w, it) GAME_EACH_WITHOUT(w, it, (frozen), position, velocity)
 /* expiring */
 #define GAME_EACH_EXPIRING(w, it) GAME_EACH(w, it, lifetime)
+
+/* ---- Query views ------------------------------------------------------------------- */
+/* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
+ * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+ *     game_movement_view_t v = game_query_movement(w);
+ *     for (size_t i = 0; i < v.count; i++)
+ *         v.position.x[GAME_MOVEMENT_ROW(v, position, i)] += ...;
+ * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
+ * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
+ * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
+ * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
+ * the row up. Either way the view holds while the loop only reads and writes values: any
+ * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
+ * and apply them after the loop, or use GAME_EACH_<Q>). A non-owned view's count is 0 when
+ * the list cannot grow (out of memory).
+ * Owned: movement, expiring. Not owned: none. */
+
+/* movement: position, velocity without frozen, owning its pools */
+#define GAME_MOVEMENT_OWNED 1
+typedef struct game_movement_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } position;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } velocity;
+} game_movement_view_t;
+#define GAME_MOVEMENT_ROW(v, c, i) (i)
+
+static inline game_movement_view_t game_query_movement(game_world_t *w) {
+    return (game_movement_view_t){
+        .count = w->groups.g1,
+        .entity = w->components.position.set.dense,
+        .position = { w->components.position.x, w->components.position.y },
+        .velocity = { w->components.velocity.x, w->components.velocity.y },
+    };
+}
+
+/* expiring: lifetime, owning its pools */
+#define GAME_EXPIRING_OWNED 1
+typedef struct game_expiring_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict seconds;
+    } lifetime;
+} game_expiring_view_t;
+#define GAME_EXPIRING_ROW(v, c, i) (i)
+
+static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
+    return (game_expiring_view_t){
+        .count = w->groups.g0,
+        .entity = w->components.lifetime.set.dense,
+        .lifetime = { w->components.lifetime.seconds },
+    };
+}
 
 #endif

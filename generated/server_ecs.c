@@ -33,8 +33,8 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     return true;
 }
 
-static void server__position_erase(server_position_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__position_erase(server_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -45,6 +45,29 @@ static bool server__position_reserve(server_position_pool_t *p) {
     if (!(p->x = ecs_realloc_array(NULL, 1024u, sizeof *p->x))) return false;
     if (!(p->y = ecs_realloc_array(NULL, 1024u, sizeof *p->y))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
 }
 
 static void server__position_fini(server_position_pool_t *p) {
@@ -77,8 +100,8 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     return true;
 }
 
-static void server__velocity_erase(server_velocity_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__velocity_erase(server_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -89,6 +112,29 @@ static bool server__velocity_reserve(server_velocity_pool_t *p) {
     if (!(p->x = ecs_realloc_array(NULL, 1024u, sizeof *p->x))) return false;
     if (!(p->y = ecs_realloc_array(NULL, 1024u, sizeof *p->y))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
+}
+
+
+/* Exchanges rows a and b (keeping owning groups packed). */
+static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_sparse_swap_rows(&p->set, a, b);
+    float x = p->x[a];
+    p->x[a] = p->x[b];
+    p->x[b] = x;
+    float y = p->y[a];
+    p->y[a] = p->y[b];
+    p->y[b] = y;
+}
+
+
+/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
+ * values (e is being destroyed): no load from e's row. */
+static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+    if (row == from) return;
+    ecs_sparse_move_row(&p->set, e, row, from);
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
 }
 
 static void server__velocity_fini(server_velocity_pool_t *p) {
@@ -121,8 +167,8 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     return true;
 }
 
-static void server__health_erase(server_health_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__health_erase(server_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
@@ -134,6 +180,7 @@ static bool server__health_reserve(server_health_pool_t *p) {
     if (!(p->max = ecs_realloc_array(NULL, 1024u, sizeof *p->max))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
 }
+
 
 static void server__health_fini(server_health_pool_t *p) {
     ecs_free(p->current);
@@ -162,8 +209,8 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     return true;
 }
 
-static void server__name_erase(server_name_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__name_erase(server_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
@@ -173,6 +220,7 @@ static bool server__name_reserve(server_name_pool_t *p) {
     if (!(p->value = ecs_realloc_array(NULL, 1024u, sizeof *p->value))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
 }
+
 
 static void server__name_fini(server_name_pool_t *p) {
     ecs_free(p->value);
@@ -193,14 +241,15 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void server__player_erase(server_player_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void server__player_erase(server_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
+
 
 static void server__player_fini(server_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -227,8 +276,8 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     return true;
 }
 
-static void server__target_erase(server_target_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__target_erase(server_target_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->entity[row] = p->entity[from];
 }
@@ -238,6 +287,7 @@ static bool server__target_reserve(server_target_pool_t *p) {
     if (!(p->entity = ecs_realloc_array(NULL, 1024u, sizeof *p->entity))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
 }
+
 
 static void server__target_fini(server_target_pool_t *p) {
     ecs_free(p->entity);
@@ -268,8 +318,8 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     return true;
 }
 
-static void server__connection_erase(server_connection_pool_t *p, uint32_t row) {
-    uint32_t from = ecs_sparse_remove_row(&p->set, row);
+static void server__connection_erase(server_connection_pool_t *p, ecs_entity_t e, uint32_t row) {
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (from == row) return;
     p->peer[row] = p->peer[from];
     p->ping_ms[row] = p->ping_ms[from];
@@ -281,6 +331,7 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
     if (!(p->ping_ms = ecs_realloc_array(NULL, 1024u, sizeof *p->ping_ms))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
 }
+
 
 static void server__connection_fini(server_connection_pool_t *p) {
     ecs_free(p->peer);
@@ -302,8 +353,8 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static void server__replicated_erase(server_replicated_pool_t *p, uint32_t row) {
-    ecs_sparse_remove_row(&p->set, row);
+static void server__replicated_erase(server_replicated_pool_t *p, ecs_entity_t e, uint32_t row) {
+    ecs_sparse_remove(&p->set, e, row);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
@@ -311,8 +362,102 @@ static bool server__replicated_reserve(server_replicated_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
+
 static void server__replicated_fini(server_replicated_pool_t *p) {
     ecs_sparse_fini(&p->set);
+}
+
+/* ---- Owning groups ------------------------------------------------------------------- */
+/* A group's members sit at rows 0..n-1 of each pool it owns, at the same row in each; an
+ * entity enters by swapping to row n and leaves by swapping to row n-1, in every owned
+ * pool, so upkeep is O(1). Groups sharing a pool nest: enter outer groups first, leave
+ * inner groups first, and the inner group's members stay at the front of the outer's. */
+
+/* Group g0 (movement): enters e when it matches and is not a member yet. */
+static void server__group0_enter(server_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 < n) return;
+    uint32_t r1 = ecs_sparse_row(&w->components.velocity.set, e);
+    if (r1 == ECS_ROW_NONE) return;
+    server__position_swap(&w->components.position, r0, n);
+    server__velocity_swap(&w->components.velocity, r1, n);
+    w->groups.g0 = n + 1u;
+}
+
+/* Group g0: takes e out when it is a member. */
+static void server__group0_leave(server_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    server__position_swap(&w->components.position, r0, n - 1u);
+    server__velocity_swap(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* Group g0: takes e out on its way to destruction, dropping its values. */
+static void server__group0_drop(server_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->groups.g0;
+    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    server__position_move(&w->components.position, e, r0, n - 1u);
+    server__velocity_move(&w->components.velocity, e, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    w->groups.g0 = n - 1u;
+}
+
+/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+static void server__position_added(server_world_t *w, ecs_entity_t e) {
+    server__group0_enter(w, e);
+}
+
+/* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void server__position_removing(server_world_t *w, ecs_entity_t e) {
+    server__group0_leave(w, e);
+}
+
+/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+static void server__velocity_added(server_world_t *w, ecs_entity_t e) {
+    server__group0_enter(w, e);
+}
+
+/* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
+static void server__velocity_removing(server_world_t *w, ecs_entity_t e) {
+    server__group0_leave(w, e);
+}
+
+/* ---- Non-owned query views: the matches, listed on each call --------------------------- */
+
+/* Room for n matches in q's list; false when out of memory (the list stays valid). */
+static bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n) {
+    if (n <= sc->capacity) return true;
+    void *mem;
+    if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
+    sc->entity = mem;
+    if (!(mem = ecs_realloc_array(sc->position, n, sizeof *sc->position))) return false;
+    sc->position = mem;
+    sc->capacity = n;
+    return true;
+}
+
+server_replication_view_t server_query_replication(server_world_t *w) {
+    server__replication_scratch_t *sc = &w->scratch.replication;
+    const ecs_sparse_t *sets[] = { &w->components.position.set, &w->components.replicated.set };
+    const ecs_sparse_t *walk = ecs_cursor_smallest(2, sets).set;
+    server_replication_view_t v = { .count = 0 };
+    if (walk->count == 0 || !server__replication_scratch_fit(sc, walk->count)) return v;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < walk->count; k++) {
+        ecs_entity_t e = walk->dense[k];
+        if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+        if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
+        sc->entity[n++] = e;
+    }
+    v.count = n;
+    v.entity = sc->entity;
+    v.row__.position = sc->position;
+    v.position.x = w->components.position.x;
+    v.position.y = w->components.position.y;
+    return v;
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -329,7 +474,8 @@ server_world_t *server_world_new(void) {
         || !server__player_reserve(&w->components.player)
         || !server__target_reserve(&w->components.target)
         || !server__connection_reserve(&w->components.connection)
-        || !server__replicated_reserve(&w->components.replicated)) {
+        || !server__replicated_reserve(&w->components.replicated)
+        || !server__replication_scratch_fit(&w->scratch.replication, 1024u)) {
         server_world_free(w);
         return NULL;
     }
@@ -346,6 +492,8 @@ void server_world_free(server_world_t *w) {
     server__target_fini(&w->components.target);
     server__connection_fini(&w->components.connection);
     server__replicated_fini(&w->components.replicated);
+    ecs_free(w->scratch.replication.entity);
+    ecs_free(w->scratch.replication.position);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }
@@ -363,6 +511,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
+    if (desc->position) server__group0_enter(w, e);
     return e;
 out_of_memory:
     server_destroy(w, e);
@@ -382,14 +531,15 @@ ecs_entity_t server_spawn_ship(server_world_t *w) {
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row;
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(&w->components.position, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__velocity_erase(&w->components.velocity, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__health_erase(&w->components.health, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__name_erase(&w->components.name, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__player_erase(&w->components.player, row);
-    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__target_erase(&w->components.target, row);
-    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__connection_erase(&w->components.connection, row);
-    if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__replicated_erase(&w->components.replicated, row);
+    server__group0_drop(w, e);
+    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(&w->components.position, e, row);
+    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__velocity_erase(&w->components.velocity, e, row);
+    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__health_erase(&w->components.health, e, row);
+    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__name_erase(&w->components.name, e, row);
+    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__player_erase(&w->components.player, e, row);
+    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__target_erase(&w->components.target, e, row);
+    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__connection_erase(&w->components.connection, e, row);
+    if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__replicated_erase(&w->components.replicated, e, row);
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -398,42 +548,60 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return server__position_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__position_insert(w, e, &v)) return false;
+        server__position_added(w, e);
+        return true;
+    }
     server__position_write(&w->components.position, row, &v);
     return true;
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) == ECS_ROW_NONE &&
-           server__position_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !server__position_insert(w, e, &v))
+        return false;
+    server__position_added(w, e);
+    return true;
 }
 
 bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__position_erase(&w->components.position, row);
+    server__position_removing(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    server__position_erase(&w->components.position, e, row);
     return true;
 }
 
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return server__velocity_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__velocity_insert(w, e, &v)) return false;
+        server__velocity_added(w, e);
+        return true;
+    }
     server__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) == ECS_ROW_NONE &&
-           server__velocity_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !server__velocity_insert(w, e, &v))
+        return false;
+    server__velocity_added(w, e);
+    return true;
 }
 
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__velocity_erase(&w->components.velocity, row);
+    server__velocity_removing(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    server__velocity_erase(&w->components.velocity, e, row);
     return true;
 }
 
@@ -454,7 +622,7 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__health_erase(&w->components.health, row);
+    server__health_erase(&w->components.health, e, row);
     return true;
 }
 
@@ -475,7 +643,7 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__name_erase(&w->components.name, row);
+    server__name_erase(&w->components.name, e, row);
     return true;
 }
 
@@ -488,7 +656,7 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__player_erase(&w->components.player, row);
+    server__player_erase(&w->components.player, e, row);
     return true;
 }
 
@@ -509,7 +677,7 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__target_erase(&w->components.target, row);
+    server__target_erase(&w->components.target, e, row);
     return true;
 }
 
@@ -530,7 +698,7 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__connection_erase(&w->components.connection, row);
+    server__connection_erase(&w->components.connection, e, row);
     return true;
 }
 
@@ -543,7 +711,7 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__replicated_erase(&w->components.replicated, row);
+    server__replicated_erase(&w->components.replicated, e, row);
     return true;
 }
 

@@ -122,15 +122,30 @@ typedef struct server_components {
     server_replicated_pool_t replicated;
 } server_components_t;
 
+
+/* Query replication is not owned: its view lists the matches here (reused, grown on demand). */
+typedef struct {
+    ecs_entity_t *entity;
+    uint32_t *position;
+    uint32_t capacity;
+} server__replication_scratch_t;
+
 typedef struct server_world {
     ecs_entities_t entities;
     server_components_t components;
+    /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
+    struct {
+        uint32_t g0; /* movement */
+    } groups;
+    struct {
+        server__replication_scratch_t replication;
+    } scratch;
 } server_world_t;
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
- * SERVER_WORLD_BYTES bytes in all (276544 plus sizeof(server_world_t) with 64-bit pointers),
+ * SERVER_WORLD_BYTES bytes in all (288832 plus sizeof(server_world_t) with 64-bit pointers),
  * and nothing is allocated after it: spawn returns ECS_NULL when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -398,10 +413,15 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, add or remove components of it.id, spawn
- * (new entities are not visited) and change any values. Removing components from, or
- * destroying, OTHER entities may make the loop visit an entity twice or skip one: collect
- * them and do it after the loop. */
+ * Inside the body it is safe to destroy it.id, remove components of it.id and change any
+ * values. Removing components from, or destroying, OTHER entities may make the loop visit
+ * an entity twice or skip one: collect them and do it after the loop.
+ * This schema has owning groups (see Query views): spawning, adding a component, or
+ * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
+ * packed; when the loop walks such a pool (the smallest named, or the group's rows when
+ * the components named are exactly an owned query's), that can skip an entity. Collect
+ * those changes too and apply them after the loop. Spawned entities are never visited.
+ */
 
 typedef struct server_iter {
     ecs_entity_t id;
@@ -418,7 +438,8 @@ typedef struct server_iter {
 } server_iter_t;
 
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (server_iter_t it = { .world__ = (w), .cursor__ = ecs_cursor_smallest(ECS_PP_NARGS(__VA_ARGS__), \
+    for (server_iter_t it = { .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+             ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_sparse_t *const[]){ ECS_PP_MAP(SERVER__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
@@ -428,8 +449,29 @@ typedef struct server_iter {
         if (!(ECS_PP_MAP(SERVER__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
 #define SERVER__SET(w, c) &(w)->components.c.set
-#define SERVER__HAS(it, c) \
-    (((it).c = ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
+ * other pools are probed. */
+#define SERVER__HAS(it, c)                                                       \
+    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
+                   ? (it).cursor__.next                                                      \
+                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+#define SERVER__SIG(ctx, c) SERVER__SIG_##c
+#define SERVER__SIG_position UINT64_C(0x0de73b505924455a)
+#define SERVER__SIG_velocity UINT64_C(0x2291309e1557287d)
+#define SERVER__SIG_health UINT64_C(0xe1ada5a6224e4862)
+#define SERVER__SIG_name UINT64_C(0x7ecedbf07f53a382)
+#define SERVER__SIG_player UINT64_C(0x3929baf35593b5cd)
+#define SERVER__SIG_target UINT64_C(0x6e20afbc0540a034)
+#define SERVER__SIG_connection UINT64_C(0xf1ed3a8c169d8db3)
+#define SERVER__SIG_replicated UINT64_C(0x6ec1c4e9d3ad9a67)
+
+/* The loop's cursor: when the components named are exactly those of an owning group without
+ * `none` terms (the signature, a sum of per-component constants, tells at compile time),
+ * walk the group's packed rows and probe nothing; else the smallest pool. */
+static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
+    return ecs_cursor_smallest(n, sets);
+}
 #define SERVER__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: SERVER_EACH_<QUERY>(w, it) { body } */
@@ -437,5 +479,63 @@ typedef struct server_iter {
 #define SERVER_EACH_MOVEMENT(w, it) SERVER_EACH(w, it, position, velocity)
 /* replication */
 #define SERVER_EACH_REPLICATION(w, it) SERVER_EACH(w, it, position, replicated)
+
+/* ---- Query views ------------------------------------------------------------------- */
+/* server_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
+ * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+ *     game_movement_view_t v = game_query_movement(w);
+ *     for (size_t i = 0; i < v.count; i++)
+ *         v.position.x[GAME_MOVEMENT_ROW(v, position, i)] += ...;
+ * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
+ * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
+ * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
+ * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
+ * the row up. Either way the view holds while the loop only reads and writes values: any
+ * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
+ * and apply them after the loop, or use SERVER_EACH_<Q>). A non-owned view's count is 0 when
+ * the list cannot grow (out of memory).
+ * Owned: movement. Not owned: replication. */
+
+/* movement: position, velocity, owning its pools */
+#define SERVER_MOVEMENT_OWNED 1
+typedef struct server_movement_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } position;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } velocity;
+} server_movement_view_t;
+#define SERVER_MOVEMENT_ROW(v, c, i) (i)
+
+static inline server_movement_view_t server_query_movement(server_world_t *w) {
+    return (server_movement_view_t){
+        .count = w->groups.g0,
+        .entity = w->components.position.set.dense,
+        .position = { w->components.position.x, w->components.position.y },
+        .velocity = { w->components.velocity.x, w->components.velocity.y },
+    };
+}
+
+/* replication: position, replicated, not owned (its pools are owned by another query) */
+#define SERVER_REPLICATION_OWNED 0
+typedef struct server_replication_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct {
+        float *restrict x;
+        float *restrict y;
+    } position;
+    struct {
+        const uint32_t *position;
+    } row__;
+} server_replication_view_t;
+#define SERVER_REPLICATION_ROW(v, c, i) ((v).row__.c[i])
+
+server_replication_view_t server_query_replication(server_world_t *w);
 
 #endif

@@ -7,10 +7,13 @@
 
 /* Walks the members of one set from the last row to the first. Backwards, so removing the
  * current member (which moves the last, already visited, member into its row) neither skips
- * nor repeats anyone; members added during the walk land behind it and are not visited. */
+ * nor repeats anyone; members added during the walk land behind it and are not visited.
+ * It walks rows 0..*limit-1: all of a set (limit is its count) or an owning group's rows. */
 typedef struct ecs_cursor {
     const ecs_sparse_t *set;
-    uint32_t next; /* rows next-1 .. 0 remain */
+    const uint32_t *limit;
+    uint32_t next;  /* rows next-1 .. 0 remain; after a step, the current row */
+    bool aligned;   /* walking an owning group: every term's row is the cursor's */
 } ecs_cursor_t;
 
 /* A cursor over the smallest of sets[0..n). */
@@ -18,12 +21,18 @@ static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_sparse_t *con
     const ecs_sparse_t *best = sets[0];
     for (size_t k = 1; k < n; k++)
         if (sets[k]->count < best->count) best = sets[k];
-    return (ecs_cursor_t){ best, best->count };
+    return (ecs_cursor_t){ best, &best->count, best->count, false };
+}
+
+/* A cursor over the members of an owning group: rows 0..*count-1 of set (any pool the
+ * group owns), where every owned pool holds the same entity. */
+static inline ecs_cursor_t ecs_cursor_group(const ecs_sparse_t *set, const uint32_t *count) {
+    return (ecs_cursor_t){ set, count, *count, true };
 }
 
 /* Moves to the next member and stores it in *e; false when done. */
 static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
-    if (c->next > c->set->count) c->next = c->set->count; /* rows were removed behind us */
+    if (c->next > *c->limit) c->next = *c->limit; /* rows were removed behind us */
     if (c->next == 0) return false;
     *e = c->set->dense[--c->next];
     return true;
@@ -33,6 +42,7 @@ static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
  * 16 arguments. */
 #define ECS_PP_COMMA() ,
 #define ECS_PP_AND() &&
+#define ECS_PP_PLUS() +
 #define ECS_PP_UNPAREN(...) __VA_ARGS__
 #define ECS_PP_CAT(a, b) ECS_PP_CAT_(a, b)
 #define ECS_PP_CAT_(a, b) a##b

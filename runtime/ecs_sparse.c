@@ -29,7 +29,7 @@ bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity) {
     return true;
 }
 
-bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
+bool ecs_sparse_add_page(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t page = ecs_entity_index(e) >> ECS_PAGE_BITS;
     if (page >= s->page_count) {
         uint32_t count = page + 1u;
@@ -61,38 +61,6 @@ bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n) {
     for (uint32_t p = 0; p < pages; p++)
         if (!ecs_sparse_reserve_page(s, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
     return true;
-}
-
-static uint32_t *ecs_sparse_slot(ecs_sparse_t *s, ecs_entity_t e) {
-    uint32_t index = ecs_entity_index(e);
-    return &s->pages[index >> ECS_PAGE_BITS][index & (ECS_PAGE_SIZE - 1u)];
-}
-
-uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
-    uint32_t row = s->count++;
-    s->dense[row] = e;
-    *ecs_sparse_slot(s, e) = row;
-    return row;
-}
-
-uint32_t ecs_sparse_remove_row(ecs_sparse_t *s, uint32_t row) {
-    uint32_t last = --s->count;
-    *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
-    if (row != last) {
-        s->dense[row] = s->dense[last];
-        *ecs_sparse_slot(s, s->dense[row]) = row;
-    }
-    return last;
-}
-
-void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
-    if (a == b) return;
-    ecs_entity_t ea = s->dense[a];
-    ecs_entity_t eb = s->dense[b];
-    s->dense[a] = eb;
-    s->dense[b] = ea;
-    *ecs_sparse_slot(s, eb) = a;
-    *ecs_sparse_slot(s, ea) = b;
 }
 
 void ecs_sparse_clear(ecs_sparse_t *s) {

@@ -45,21 +45,78 @@ bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity);
  * memory (what was allocated stays, for ecs_sparse_fini). */
 bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n);
 
+/* The slot of e's row. Needs e's page. */
+static inline uint32_t *ecs_sparse_slot(const ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t index = ecs_entity_index(e);
+    return &s->pages[index >> ECS_PAGE_BITS][index & (ECS_PAGE_SIZE - 1u)];
+}
+
+/* Allocates the page for e (and grows the page table); false when out of memory. */
+bool ecs_sparse_add_page(ecs_sparse_t *s, ecs_entity_t e);
+
 /* Makes sure the page for e exists, so that a following insert cannot fail; false when out
- * of memory. */
-bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e);
+ * of memory. Inline (as the calls below), since spawn and add run it for every component. */
+static inline bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t page = ecs_entity_index(e) >> ECS_PAGE_BITS;
+    return (page < s->page_count && s->pages[page]) || ecs_sparse_add_page(s, e);
+}
 
 /* Appends e (absent, live) at row count and returns that row. Needs count < capacity and
  * e's page reserved. */
-uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e);
+static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t row = s->count++;
+    s->dense[row] = e;
+    *ecs_sparse_slot(s, e) = row;
+    return row;
+}
 
 /* Removes the member at `row` by moving the last member into it, and returns the row it
  * came from (the new count). The owner then moves its field values the same way:
  * `if (from != row) x[row] = x[from];`. */
-uint32_t ecs_sparse_remove_row(ecs_sparse_t *s, uint32_t row);
+static inline uint32_t ecs_sparse_remove_row(ecs_sparse_t *s, uint32_t row) {
+    uint32_t last = --s->count;
+    *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
+    if (row != last) {
+        s->dense[row] = s->dense[last];
+        *ecs_sparse_slot(s, s->dense[row]) = row;
+    }
+    return last;
+}
+
+/* As ecs_sparse_remove_row for member e at `row`, without reading row's entry (the caller
+ * knows it is e): one cache miss fewer when rows are random. */
+static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
+    uint32_t last = --s->count;
+    *ecs_sparse_slot(s, e) = ECS_ROW_NONE;
+    if (row != last) {
+        ecs_entity_t moved = s->dense[last];
+        s->dense[row] = moved;
+        *ecs_sparse_slot(s, moved) = row;
+    }
+    return last;
+}
+
+/* Moves the member at row `from` to `row`, where member e is, and e to `from`: a swap that
+ * never reads e's row, for when e's values are about to be dropped (the owner copies its
+ * values from `from` to `row` only). */
+static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
+    ecs_entity_t moved = s->dense[from];
+    s->dense[row] = moved;
+    *ecs_sparse_slot(s, moved) = row;
+    s->dense[from] = e;
+    *ecs_sparse_slot(s, e) = from;
+}
 
 /* Exchanges the members at rows a and b (for keeping groups packed). */
-void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b);
+static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
+    if (a == b) return;
+    ecs_entity_t ea = s->dense[a];
+    ecs_entity_t eb = s->dense[b];
+    s->dense[a] = eb;
+    s->dense[b] = ea;
+    *ecs_sparse_slot(s, eb) = a;
+    *ecs_sparse_slot(s, ea) = b;
+}
 
 /* Removes every member, keeping the memory. */
 void ecs_sparse_clear(ecs_sparse_t *s);

@@ -4,6 +4,7 @@ build_model() runs the semantic checks a JSON Schema cannot express (C keywords,
 names, defaults against types, queries and prefabs naming real components, C names that
 would clash after mangling) and reports all problems found as SchemaErrors."""
 
+import hashlib
 import json
 
 from .c_literals import c_float, c_int, c_string
@@ -117,6 +118,17 @@ class Field:
     def default_text(self):
         return value_text(self, self.default)
 
+    def temp_decl(self):
+        """A local `t` holding one value (for swaps)."""
+        return f"{self.element_c_type} t{self.suffix}"
+
+    @property
+    def restrict_decl(self):
+        """As pointer_decl, restrict-qualified: field arrays never alias one another."""
+        if self.is_block:
+            return f"{self.element_c_type} (*restrict {self.name}){self.suffix}"
+        return f"{self.element_c_type} *restrict {self.name}"
+
     def literal(self, value):
         t = self.type
         if t.is_string:
@@ -188,6 +200,18 @@ class Component:
         self.json_key = c_string(name)
         self.json_what = c_string(f"field of {name}")
 
+        self.swap_fn = names.internal(name, "swap")
+        self.move_fn = names.internal(name, "move")
+        self.added_fn = names.internal(name, "added")
+        self.removing_fn = names.internal(name, "removing")
+        self.removed_fn = names.internal(name, "removed")
+        self.groups = []  # the groups owning this pool, outer first
+        # A constant per component for the iteration macros to tell, at compile time, which
+        # owning group a list of components names: 64 bits of a hash of the name.
+        self.signature_value = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
+        self.signature = f"UINT64_C(0x{self.signature_value:016x})"
+        self.excluding_groups = []  # the groups whose `none` names this component, outer first
+
     @property
     def pooled(self):
         return not self.singleton
@@ -250,6 +274,64 @@ class Query:
         self.each_macro = names.macro("EACH", name)
         self.defined_in = None
 
+        self.view_type = names.type(name, "view")
+        self.view_tag = names.fn(name, "view")
+        self.query_fn = names.fn("query", name)
+        self.owned_macro = names.macro(name, "OWNED")
+        self.row_macro = names.macro(name, "ROW")
+        self.scratch_type = names.internal(name, "scratch_t")  # a non-owned view's match list
+        self.scratch_fit_fn = names.internal(name, "scratch", "fit")
+        self.group = None  # the Group it owns through, or None (served non-owning)
+
+    @property
+    def owned(self):
+        return self.group is not None
+
+    @property
+    def data(self):
+        """The components of `all` that have fields: the view's members."""
+        return [c for c in self.all if not c.tag]
+
+    @property
+    def driver(self):
+        """The owned pool whose dense entity array is the view's `entity` (any owned pool)."""
+        return self.group.pools[0]
+
+    def generated_names(self):
+        return [self.each_macro, self.view_type, self.view_tag, self.query_fn, self.owned_macro,
+                self.row_macro]
+
+
+class Group:
+    """Entities matching `all` and `none`, kept in rows 0..count-1 of every pool in `all`, at
+    the same row in each. Groups sharing a pool nest (one's matches a subset of the other's),
+    so in each pool they form a chain: the innermost group's members first."""
+
+    def __init__(self, query):
+        self.all = list(query.all)
+        self.none = list(query.none)
+        self.pools = self.all
+        self.queries = [query]
+
+    def number(self, names, index):
+        self.index = index
+        self.count = f"g{index}"  # its member of the world's `groups`: the member count
+        self.enter_fn = names.internal("group" + str(index), "enter")
+        self.leave_fn = names.internal("group" + str(index), "leave")
+        self.drop_fn = names.internal("group" + str(index), "drop")
+
+    @property
+    def signature(self):
+        return f"UINT64_C(0x{sum(c.signature_value for c in self.all) % 2**64:016x})"
+
+    def nests_in(self, other):
+        """Every match of self matches other (checked on the terms, as all the generator knows)."""
+        return set(other.all) <= set(self.all) and set(other.none) <= set(self.none)
+
+    @property
+    def names_text(self):
+        return ", ".join(q.name for q in self.queries)
+
 
 class Prefab:
     def __init__(self, names, name, parts, path):
@@ -289,9 +371,12 @@ class Schema:
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
             "entity_keys", "singleton_keys")}
         self.json_name = c_string(name)
+        self.term_sig_macro = self.upper_internal("SIG")
+        self.cursor_fn = self.names.internal("cursor")
         self.components = []
         self.queries = []
         self.prefabs = []
+        self.groups = []  # outer before inner: entering walks forward, leaving backward
 
     @property
     def world_bytes(self):
@@ -301,6 +386,8 @@ class Schema:
         pages = -(-self.max_entities // PAGE_SIZE)
         per_pool = f"(size_t){n} * sizeof(ecs_entity_t) + {pages}u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))"
         rows = " + ".join(c.row_bytes for c in self.data) or "0"
+        for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per data component
+            rows += f" + sizeof(ecs_entity_t) + {len(q.data)}u * sizeof(uint32_t)"
         return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
@@ -312,7 +399,16 @@ class Schema:
         sizes = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
                  "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
         row = sum(sizes.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
+        row += sum(8 + 4 * len(q.data) for q in self.scratch_queries)
         return n * 8 + len(self.pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
+
+    @property
+    def fixed_storage_calls(self):
+        """Fixed storage: the calls world_new makes after reserving entities, each false when
+        out of memory: every pool, and every non-owned query's match list."""
+        n = f"{self.max_entities}u"
+        return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.pooled] +
+                [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries])
 
     def upper_internal(self, what):
         return f"{self.names.upper}__{what}"
@@ -332,6 +428,17 @@ class Schema:
     @property
     def singletons(self):
         return [c for c in self.components if c.singleton]
+
+    @property
+    def spawn_blocks(self):
+        """The pooled components in runs of 16: spawn skips a run the desc leaves out with one
+        test, so a desc naming a few of 512 components costs a few tests, not 512."""
+        pooled = self.pooled
+        return [pooled[k:k + 16] for k in range(0, len(pooled), 16)]
+
+    @property
+    def scratch_queries(self):
+        return [q for q in self.queries if not q.owned]
 
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
@@ -379,6 +486,7 @@ def build_model(document, file):
         if prefab:
             schema.prefabs.append(prefab)
     if not errors:
+        _decide_ownership(schema)
         _check_clashes(errors, file, schema)
     if errors:
         raise SchemaErrors(errors)
@@ -518,6 +626,35 @@ def _build_prefab(errors, file, names, by_name, pname, spec):
     return Prefab(names, pname, parts, path) if ok else None
 
 
+def _decide_ownership(schema):
+    """Which queries own their pools. Queries marked "owned" go first, then declaration order;
+    a query owns when every group already owning one of its pools nests with it (either way),
+    so the groups of each pool stay a chain. A query with the same terms as an owned one
+    shares its group. The rest are served non-owning: never an error."""
+    order = [q for q in schema.queries if q.owned_hint] + [q for q in schema.queries if not q.owned_hint]
+    groups = []
+    for q in order:
+        same = [g for g in groups if set(g.all) == set(q.all) and set(g.none) == set(q.none)]
+        if same:
+            same[0].queries.append(q)
+            q.group = same[0]
+            continue
+        candidate = Group(q)
+        sharing = [g for g in groups if set(g.all) & set(q.all)]
+        if all(candidate.nests_in(g) or g.nests_in(candidate) for g in sharing):
+            groups.append(candidate)
+            q.group = candidate
+    # Outer before inner: a group's terms strictly include those of every group it nests in.
+    schema.groups = sorted(groups, key=lambda g: len(g.all) + len(g.none))
+    for k, g in enumerate(schema.groups):
+        g.number(schema.names, k)
+        g.queries.sort(key=schema.queries.index)
+        for c in g.pools:
+            c.groups.append(g)
+        for c in g.none:
+            c.excluding_groups.append(g)
+
+
 def _check_clashes(errors, file, schema):
     """Refuses schemas whose names would make one C identifier twice, naming both paths."""
     owners = {}
@@ -550,6 +687,12 @@ def _check_clashes(errors, file, schema):
             if c.pool_type:
                 claim(f.name, f.path, c.pool_type)
     for q in schema.queries:
-        claim(q.each_macro, q.path)
+        for identifier in q.generated_names():
+            claim(identifier, q.path)
+        claim("count", "(the view's member count)", q.view_type)
+        claim("entity", "(the view's member entity)", q.view_type)
+        for k, c in enumerate(q.all):
+            if not c.tag:
+                claim(c.name, f"{q.path}.all[{k}]", q.view_type)
     for p in schema.prefabs:
         claim(p.spawn_fn, p.path)
