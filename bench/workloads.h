@@ -1,0 +1,228 @@
+/* workloads.h: the workloads on one generated schema. bench.c includes it once per schema
+ * size, with S(x) naming the schema's functions and types (bench32_x), SU(x) its macros
+ * (BENCH32_X) and W(x) this copy's own functions. Each workload returns nanoseconds per
+ * unit (entity, pair, match or get), timing only the work, not the setup. */
+
+/* A world with n entities holding position and velocity; ids[k] the k-th (when ids). */
+static S(world_t) *W(populate)(size_t n, ecs_entity_t *ids, size_t data_every) {
+    S(world_t) *w = S(world_new)();
+    if (!w) fail("out of memory");
+    for (size_t k = 0; k < n; k++) {
+        S(position_t) p = { (float)k, 1.0f };
+        S(velocity_t) v = { 1.0f, (float)(k & 7) };
+        S(data_t) d = { 0.5f };
+        ecs_entity_t e = S(spawn)(w, &(S(spawn_desc_t)){ .position = &p, .velocity = &v,
+                                                         .data = data_every && k % data_every == 0 ? &d : NULL });
+        if (e == ECS_NULL) fail("spawn failed");
+        if (ids) ids[k] = e;
+    }
+    return w;
+}
+
+static double W(create)(size_t n) {
+    S(world_t) *w = S(world_new)();
+    if (!w) fail("out of memory");
+    S(position_t) p = { 1.0f, 2.0f };
+    S(velocity_t) v = { 3.0f, 4.0f };
+    const S(spawn_desc_t) desc = { .position = &p, .velocity = &v };
+    double t0 = now_ns();
+    for (size_t k = 0; k < n; k++)
+        if (S(spawn)(w, &desc) == ECS_NULL) fail("spawn failed");
+    double t = now_ns() - t0;
+    S(world_free)(w);
+    return t / (double)n;
+}
+
+/* The declared query's view: the loop of DESIGN §5, in the one form that also serves a
+ * non-owned query (ROW is plain i here, since move owns its pools). */
+static void W(move_view)(S(world_t) *w, float dt) {
+    S(move_view_t) v = S(query_move)(w);
+    for (size_t i = 0; i < v.count; i++) {
+        v.position.x[SU(MOVE_ROW)(v, position, i)] += v.velocity.x[SU(MOVE_ROW)(v, velocity, i)] * dt;
+        v.position.y[SU(MOVE_ROW)(v, position, i)] += v.velocity.y[SU(MOVE_ROW)(v, velocity, i)] * dt;
+    }
+}
+
+static double W(iterate_view)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 0);
+    if (S(query_move)(w).count != n) fail("move view: wrong count");
+    size_t reps = iteration_reps(n);
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) W(move_view)(w, bench_dt);
+    double t = now_ns() - t0;
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    return t / (double)(reps * n);
+}
+
+#ifdef _OPENMP
+static double W(iterate_view_2_threads)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 0);
+    size_t reps = iteration_reps(n);
+    float dt = bench_dt;
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) {
+        S(move_view_t) v = S(query_move)(w);
+        _Pragma("omp parallel for num_threads(2) schedule(static)")
+        for (size_t i = 0; i < v.count; i++) {
+            v.position.x[i] += v.velocity.x[i] * dt;
+            v.position.y[i] += v.velocity.y[i] * dt;
+        }
+    }
+    double t = now_ns() - t0;
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    return t / (double)(reps * n);
+}
+#endif
+
+static double W(iterate_each)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 0);
+    size_t reps = iteration_reps(n);
+    float dt = bench_dt;
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) {
+        SU(EACH)(w, it, position, velocity) {
+            w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+            w->components.position.y[it.position] += w->components.velocity.y[it.velocity] * dt;
+        }
+    }
+    double t = now_ns() - t0;
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    return t / (double)(reps * n);
+}
+
+/* The article's "iterate with a system": the generated loop of the declared query. */
+static double W(iterate_system)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 0);
+    size_t reps = iteration_reps(n);
+    float dt = bench_dt;
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) {
+        SU(EACH_MOVE)(w, it) {
+            w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+            w->components.position.y[it.position] += w->components.velocity.y[it.velocity] * dt;
+        }
+    }
+    double t = now_ns() - t0;
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    return t / (double)(reps * n);
+}
+
+static double W(iterate_sparse)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 4);
+    size_t matched = (n + 3) / 4;
+    if (S(query_move_data)(w).count != matched) fail("move_data view: wrong count");
+    size_t reps = iteration_reps(matched);
+    float dt = bench_dt;
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) {
+        S(move_data_view_t) v = S(query_move_data)(w);
+        for (size_t i = 0; i < v.count; i++) {
+            v.position.x[i] += v.velocity.x[i] * v.data.value[i] * dt;
+            v.position.y[i] += v.velocity.y[i] * v.data.value[i] * dt;
+        }
+    }
+    double t = now_ns() - t0;
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    return t / (double)(reps * matched);
+}
+
+static double W(churn)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    S(position_t) p = { 1.0f, 2.0f };
+    S(velocity_t) v = { 3.0f, 4.0f };
+    const S(spawn_desc_t) desc = { .position = &p, .velocity = &v };
+    size_t per_frame = n / 10, frames = churn_frames(n);
+    uint64_t seed = 12345;
+    double t0 = now_ns();
+    for (size_t f = 0; f < frames; f++) {
+        for (size_t k = 0; k < per_frame; k++) {
+            size_t at = (size_t)(next_random(&seed) % n);
+            S(destroy)(w, ids[at]);
+            ids[at] = S(spawn)(w, &desc);
+        }
+    }
+    double t = now_ns() - t0;
+    if (S(count)(w) != n || S(query_move)(w).count != n) fail("churn: wrong count");
+    S(world_free)(w);
+    free(ids);
+    return t / (double)(frames * per_frame);
+}
+
+static double W(add_remove)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    double t0 = now_ns();
+    for (size_t k = 0; k < n; k++) {
+        S(add_extra)(w, ids[k], (S(extra_t)){ 1.0f });
+        S(remove_extra)(w, ids[k]);
+    }
+    double t = now_ns() - t0;
+    if (w->components.extra.set.count != 0) fail("add+remove: extra left behind");
+    S(world_free)(w);
+    free(ids);
+    return t / (double)n;
+}
+
+static double W(random_get)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    shuffle(ids, n);
+    float sum = 0;
+    double t0 = now_ns();
+    for (size_t k = 0; k < n; k++) sum += S(get_position)(w, ids[k]).x;
+    double t = now_ns() - t0;
+    sink += sum;
+    S(world_free)(w);
+    free(ids);
+    return t / (double)n;
+}
+
+static double W(create_destroy)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = S(world_new)();
+    if (!w) fail("out of memory");
+    S(position_t) p = { 1.0f, 2.0f };
+    S(velocity_t) v = { 3.0f, 4.0f };
+    const S(spawn_desc_t) desc = { .position = &p, .velocity = &v };
+    double t0 = now_ns();
+    for (size_t k = 0; k < n; k++) ids[k] = S(spawn)(w, &desc);
+    for (size_t k = 0; k < n; k++) S(destroy)(w, ids[k]);
+    double t = now_ns() - t0;
+    if (S(count)(w) != 0) fail("create/destroy: entities left");
+    S(world_free)(w);
+    free(ids);
+    return t / (double)n;
+}
+
+/* Bytes allocated for entities with position and velocity: the entity table plus both pools
+ * (sparse pages, dense ids, field arrays), divided by n. Not a time: one run suffices. */
+static double W(memory)(size_t n) {
+    S(world_t) *w = W(populate)(n, NULL, 0);
+    size_t bytes = (size_t)w->entities.capacity * sizeof *w->entities.slots;
+    bytes += ecs_sparse_memory(&w->components.position.set) + (size_t)w->components.position.set.capacity * 2 * sizeof(float);
+    bytes += ecs_sparse_memory(&w->components.velocity.set) + (size_t)w->components.velocity.set.capacity * 2 * sizeof(float);
+    S(world_free)(w);
+    return (double)bytes / (double)n;
+}
+
+static const workload_t W(workloads)[] = {
+    { "create P+V", "ns/entity", W(create), base_create_n, false },
+    { "iterate declared query (view)", "ns/entity", W(iterate_view), base_iterate, false },
+    { "iterate ad-hoc EACH(P, V)", "ns/entity", W(iterate_each), base_iterate, false },
+    { "iterate P,V,D 1 in 4 (view)", "ns/match", W(iterate_sparse), base_iterate_sparse, false },
+    { "destroy+create 10%/frame", "ns/pair", W(churn), base_churn, false },
+    { "add+remove one component", "ns/pair", W(add_remove), base_add_remove, false },
+    { "random get by id", "ns/get", W(random_get), base_random_get, false },
+    { "memory P+V", "bytes/entity", W(memory), base_memory_n, true },
+    { "seed: system (EACH_MOVE)", "ns/entity", W(iterate_system), base_iterate, false },
+    { "seed: create then destroy", "ns/entity", W(create_destroy), base_create_destroy, false },
+#ifdef _OPENMP
+    { "view, 2 threads (vs 1 thread)", "ns/entity", W(iterate_view_2_threads), W(iterate_view), false },
+#endif
+};
