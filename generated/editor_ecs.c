@@ -322,9 +322,41 @@ static void editor__group0_drop(editor_world_t *w, ecs_entity_t e) {
     w->groups.g0 = n - 1u;
 }
 
-/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+/* Entities that may have come to match a group wait in w->pending until the next loop or
+ * view starts, so that spawning or adding inside a loop moves no rows under it. */
+void editor__groups_flush(editor_world_t *w) {
+    for (uint32_t k = 0; k < w->pending.count; k++) {
+        ecs_entity_t e = w->pending.ids[k];
+        if (!ecs_entities_alive(&w->entities, e)) continue;
+        editor__group0_enter(w, e);
+    }
+    w->pending.count = 0;
+}
+
+/* Room for n pending ids; false when out of memory. */
+static bool editor__groups_pending_fit(editor_world_t *w, uint32_t n) {
+    if (n <= w->pending.capacity) return true;
+    ecs_entity_t *ids = ecs_realloc_array(w->pending.ids, n, sizeof *ids);
+    if (!ids) return false;
+    w->pending.ids = ids;
+    w->pending.capacity = n;
+    return true;
+}
+
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory), the groups take every pending entity, and e, at once. */
+static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->pending.count;
+    if (n == w->pending.capacity && !editor__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
+        editor__groups_flush(w);
+        n = 0;
+    }
+    w->pending.ids[n] = e;
+    w->pending.count = n + 1u;
+}
+
+/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
 static void editor__position_added(editor_world_t *w, ecs_entity_t e) {
-    editor__group0_enter(w, e);
+    editor__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -332,9 +364,9 @@ static void editor__position_removing(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
 static void editor__velocity_added(editor_world_t *w, ecs_entity_t e) {
-    editor__group0_enter(w, e);
+    editor__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -394,6 +426,7 @@ void editor_world_free(editor_world_t *w) {
     editor__player_fini(&w->components.player);
     editor__selected_fini(&w->components.selected);
     editor__gizmo_fini(&w->components.gizmo);
+    ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
     ecs_free(w->scratch.selection.position);
     ecs_entities_fini(&w->entities);
@@ -412,7 +445,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->player && !editor__player_insert(w, e)) goto out_of_memory;
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
-    if (desc->position) editor__group0_enter(w, e);
+    editor__groups_pending(w, e);
     return e;
 out_of_memory:
     editor_destroy(w, e);

@@ -131,6 +131,11 @@ typedef struct editor_world {
     struct {
         uint32_t g0; /* movement */
     } groups;
+    /* Entities that may have come to match a group since the last loop or view started. */
+    struct {
+        ecs_entity_t *ids;
+        uint32_t count, capacity;
+    } pending;
     struct {
         editor__selection_scratch_t selection;
     } scratch;
@@ -377,11 +382,11 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  * Inside the body it is safe to destroy it.id, remove components of it.id and change any
  * values. Removing components from, or destroying, OTHER entities may make the loop visit
  * an entity twice or skip one: collect them and do it after the loop.
- * This schema has owning groups (see Query views): spawning, adding a component, or
- * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
- * packed; when the loop walks such a pool (the smallest named, or the group's rows when
- * the components named are exactly an owned query's), that can skip an entity. Collect
- * those changes too and apply them after the loop. Spawned entities are never visited.
+ * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * Owned queries: an entity that comes to match one joins its group when the next loop or
+ * view starts, so starting a loop or view inside a loop that spawned or added components
+ * can move rows under the outer loop: do that after it. (Also should the list of such
+ * entities fail to grow: then groups take them at once.)
  */
 
 typedef struct editor_iter {
@@ -415,6 +420,9 @@ typedef struct editor_iter {
     (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
                    ? (it).cursor__.next                                                      \
                    : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* Brings pending entities into their groups (each loop and view starts with it). */
+void editor__groups_flush(editor_world_t *w);
+
 #define EDITOR__SIG(ctx, c) EDITOR__SIG_##c
 #define EDITOR__SIG_position UINT64_C(0x0de73b505924455a)
 #define EDITOR__SIG_velocity UINT64_C(0x2291309e1557287d)
@@ -428,6 +436,7 @@ typedef struct editor_iter {
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (w->pending.count) editor__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, sets);
 }
@@ -472,6 +481,7 @@ typedef struct editor_movement_view {
 #define EDITOR_MOVEMENT_ROW(v, c, i) (i)
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
+    if (w->pending.count) editor__groups_flush(w);
     return (editor_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.dense,

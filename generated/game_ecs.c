@@ -546,9 +546,42 @@ static void game__group1_drop(game_world_t *w, ecs_entity_t e) {
     w->groups.g1 = n - 1u;
 }
 
-/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+/* Entities that may have come to match a group wait in w->pending until the next loop or
+ * view starts, so that spawning or adding inside a loop moves no rows under it. */
+void game__groups_flush(game_world_t *w) {
+    for (uint32_t k = 0; k < w->pending.count; k++) {
+        ecs_entity_t e = w->pending.ids[k];
+        if (!ecs_entities_alive(&w->entities, e)) continue;
+        game__group0_enter(w, e);
+        game__group1_enter(w, e);
+    }
+    w->pending.count = 0;
+}
+
+/* Room for n pending ids; false when out of memory. */
+static bool game__groups_pending_fit(game_world_t *w, uint32_t n) {
+    if (n <= w->pending.capacity) return true;
+    ecs_entity_t *ids = ecs_realloc_array(w->pending.ids, n, sizeof *ids);
+    if (!ids) return false;
+    w->pending.ids = ids;
+    w->pending.capacity = n;
+    return true;
+}
+
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory), the groups take every pending entity, and e, at once. */
+static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->pending.count;
+    if (n == w->pending.capacity && !game__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
+        game__groups_flush(w);
+        n = 0;
+    }
+    w->pending.ids[n] = e;
+    w->pending.count = n + 1u;
+}
+
+/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
 static void game__position_added(game_world_t *w, ecs_entity_t e) {
-    game__group1_enter(w, e);
+    game__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -556,9 +589,9 @@ static void game__position_removing(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
 static void game__velocity_added(game_world_t *w, ecs_entity_t e) {
-    game__group1_enter(w, e);
+    game__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -566,9 +599,9 @@ static void game__velocity_removing(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
-/* After lifetime was added to e: the groups it completes take e, those it excludes drop e. */
+/* After lifetime was added to e: the groups it completes will take e, those it excludes drop e. */
 static void game__lifetime_added(game_world_t *w, ecs_entity_t e) {
-    game__group0_enter(w, e);
+    game__groups_pending(w, e);
 }
 
 /* Before lifetime leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -576,14 +609,14 @@ static void game__lifetime_removing(game_world_t *w, ecs_entity_t e) {
     game__group0_leave(w, e);
 }
 
-/* After frozen was added to e: the groups it completes take e, those it excludes drop e. */
+/* After frozen was added to e: the groups it completes will take e, those it excludes drop e. */
 static void game__frozen_added(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
 /* After frozen left e: the groups it excluded may take e. */
 static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
-    game__group1_enter(w, e);
+    game__groups_pending(w, e);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -610,6 +643,7 @@ void game_world_free(game_world_t *w) {
     game__asteroid_fini(&w->components.asteroid);
     game__bullet_fini(&w->components.bullet);
     game__frozen_fini(&w->components.frozen);
+    ecs_free(w->pending.ids);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }
@@ -632,8 +666,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->asteroid && !game__asteroid_insert(w, e)) goto out_of_memory;
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
-    if (desc->lifetime) game__group0_enter(w, e);
-    if (desc->position) game__group1_enter(w, e);
+    game__groups_pending(w, e);
     return e;
 out_of_memory:
     game_destroy(w, e);

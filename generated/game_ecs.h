@@ -195,6 +195,11 @@ typedef struct game_world {
         uint32_t g0; /* expiring */
         uint32_t g1; /* movement */
     } groups;
+    /* Entities that may have come to match a group since the last loop or view started. */
+    struct {
+        ecs_entity_t *ids;
+        uint32_t count, capacity;
+    } pending;
 } game_world_t;
 
 /* ---- World and entities ------------------------------------------------------------ */
@@ -582,11 +587,11 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
  * Inside the body it is safe to destroy it.id, remove components of it.id and change any
  * values. Removing components from, or destroying, OTHER entities may make the loop visit
  * an entity twice or skip one: collect them and do it after the loop.
- * This schema has owning groups (see Query views): spawning, adding a component, or
- * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
- * packed; when the loop walks such a pool (the smallest named, or the group's rows when
- * the components named are exactly an owned query's), that can skip an entity. Collect
- * those changes too and apply them after the loop. Spawned entities are never visited.
+ * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * Owned queries: an entity that comes to match one joins its group when the next loop or
+ * view starts, so starting a loop or view inside a loop that spawned or added components
+ * can move rows under the outer loop: do that after it. (Also should the list of such
+ * entities fail to grow: then groups take them at once.)
  */
 
 typedef struct game_iter {
@@ -626,6 +631,9 @@ typedef struct game_iter {
     (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
                    ? (it).cursor__.next                                                      \
                    : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* Brings pending entities into their groups (each loop and view starts with it). */
+void game__groups_flush(game_world_t *w);
+
 #define GAME__SIG(ctx, c) GAME__SIG_##c
 #define GAME__SIG_position UINT64_C(0x0de73b505924455a)
 #define GAME__SIG_velocity UINT64_C(0x2291309e1557287d)
@@ -645,6 +653,7 @@ typedef struct game_iter {
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (w->pending.count) game__groups_flush(w);
     if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
     return ecs_cursor_smallest(n, sets);
 }
@@ -689,6 +698,7 @@ typedef struct game_movement_view {
 #define GAME_MOVEMENT_ROW(v, c, i) (i)
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
+    if (w->pending.count) game__groups_flush(w);
     return (game_movement_view_t){
         .count = w->groups.g1,
         .entity = w->components.position.set.dense,
@@ -709,6 +719,7 @@ typedef struct game_expiring_view {
 #define GAME_EXPIRING_ROW(v, c, i) (i)
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
+    if (w->pending.count) game__groups_flush(w);
     return (game_expiring_view_t){
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.dense,

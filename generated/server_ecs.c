@@ -405,9 +405,42 @@ static void server__group0_drop(server_world_t *w, ecs_entity_t e) {
     w->groups.g0 = n - 1u;
 }
 
-/* After position was added to e: the groups it completes take e, those it excludes drop e. */
+/* Entities that may have come to match a group wait in w->pending until the next loop or
+ * view starts, so that spawning or adding inside a loop moves no rows under it. */
+void server__groups_flush(server_world_t *w) {
+    for (uint32_t k = 0; k < w->pending.count; k++) {
+        ecs_entity_t e = w->pending.ids[k];
+        if (!ecs_entities_alive(&w->entities, e)) continue;
+        server__group0_enter(w, e);
+    }
+    w->pending.count = 0;
+}
+
+/* Room for n pending ids; false when out of memory. */
+static bool server__groups_pending_fit(server_world_t *w, uint32_t n) {
+    if (n <= w->pending.capacity) return true;
+    ecs_entity_t *ids = ecs_realloc_array(w->pending.ids, n, sizeof *ids);
+    if (!ids) return false;
+    w->pending.ids = ids;
+    w->pending.capacity = n;
+    return true;
+}
+
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory, or
+ * full in fixed storage), the groups take every pending entity, and e, at once. */
+static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
+    uint32_t n = w->pending.count;
+    if (n == w->pending.capacity) {
+        server__groups_flush(w);
+        n = 0;
+    }
+    w->pending.ids[n] = e;
+    w->pending.count = n + 1u;
+}
+
+/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
 static void server__position_added(server_world_t *w, ecs_entity_t e) {
-    server__group0_enter(w, e);
+    server__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -415,9 +448,9 @@ static void server__position_removing(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
 static void server__velocity_added(server_world_t *w, ecs_entity_t e) {
-    server__group0_enter(w, e);
+    server__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -475,7 +508,8 @@ server_world_t *server_world_new(void) {
         || !server__target_reserve(&w->components.target)
         || !server__connection_reserve(&w->components.connection)
         || !server__replicated_reserve(&w->components.replicated)
-        || !server__replication_scratch_fit(&w->scratch.replication, 1024u)) {
+        || !server__replication_scratch_fit(&w->scratch.replication, 1024u)
+        || !server__groups_pending_fit(w, 1024u)) {
         server_world_free(w);
         return NULL;
     }
@@ -492,6 +526,7 @@ void server_world_free(server_world_t *w) {
     server__target_fini(&w->components.target);
     server__connection_fini(&w->components.connection);
     server__replicated_fini(&w->components.replicated);
+    ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
     ecs_free(w->scratch.replication.position);
     ecs_entities_fini(&w->entities);
@@ -511,7 +546,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
-    if (desc->position) server__group0_enter(w, e);
+    server__groups_pending(w, e);
     return e;
 out_of_memory:
     server_destroy(w, e);

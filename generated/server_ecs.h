@@ -137,15 +137,20 @@ typedef struct server_world {
     struct {
         uint32_t g0; /* movement */
     } groups;
+    /* Entities that may have come to match a group since the last loop or view started. */
+    struct {
+        ecs_entity_t *ids;
+        uint32_t count, capacity;
+    } pending;
     struct {
         server__replication_scratch_t replication;
     } scratch;
 } server_world_t;
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
- * SERVER_WORLD_BYTES bytes in all (288832 plus sizeof(server_world_t) with 64-bit pointers),
+ * SERVER_WORLD_BYTES bytes in all (297024 plus sizeof(server_world_t) with 64-bit pointers),
  * and nothing is allocated after it: spawn returns ECS_NULL when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -416,11 +421,11 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  * Inside the body it is safe to destroy it.id, remove components of it.id and change any
  * values. Removing components from, or destroying, OTHER entities may make the loop visit
  * an entity twice or skip one: collect them and do it after the loop.
- * This schema has owning groups (see Query views): spawning, adding a component, or
- * removing one a query excludes (`none`) may move rows of an owned pool to keep its group
- * packed; when the loop walks such a pool (the smallest named, or the group's rows when
- * the components named are exactly an owned query's), that can skip an entity. Collect
- * those changes too and apply them after the loop. Spawned entities are never visited.
+ * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * Owned queries: an entity that comes to match one joins its group when the next loop or
+ * view starts, so starting a loop or view inside a loop that spawned or added components
+ * can move rows under the outer loop: do that after it. (Also should the list of such
+ * entities fail to grow, or fill up in fixed storage: then groups take them at once.)
  */
 
 typedef struct server_iter {
@@ -455,6 +460,9 @@ typedef struct server_iter {
     (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
                    ? (it).cursor__.next                                                      \
                    : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* Brings pending entities into their groups (each loop and view starts with it). */
+void server__groups_flush(server_world_t *w);
+
 #define SERVER__SIG(ctx, c) SERVER__SIG_##c
 #define SERVER__SIG_position UINT64_C(0x0de73b505924455a)
 #define SERVER__SIG_velocity UINT64_C(0x2291309e1557287d)
@@ -469,6 +477,7 @@ typedef struct server_iter {
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+    if (w->pending.count) server__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, sets);
 }
@@ -513,6 +522,7 @@ typedef struct server_movement_view {
 #define SERVER_MOVEMENT_ROW(v, c, i) (i)
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
+    if (w->pending.count) server__groups_flush(w);
     return (server_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.dense,

@@ -118,6 +118,7 @@ class Field:
     def default_text(self):
         return value_text(self, self.default)
 
+    @property
     def temp_decl(self):
         """A local `t` holding one value (for swaps)."""
         return f"{self.element_c_type} t{self.suffix}"
@@ -373,6 +374,9 @@ class Schema:
         self.json_name = c_string(name)
         self.term_sig_macro = self.upper_internal("SIG")
         self.cursor_fn = self.names.internal("cursor")
+        self.flush_fn = self.names.internal("groups", "flush")
+        self.pending_fn = self.names.internal("groups", "pending")
+        self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
         self.components = []
         self.queries = []
         self.prefabs = []
@@ -388,6 +392,8 @@ class Schema:
         rows = " + ".join(c.row_bytes for c in self.data) or "0"
         for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per data component
             rows += f" + sizeof(ecs_entity_t) + {len(q.data)}u * sizeof(uint32_t)"
+        if self.groups:  # the ids waiting to join groups
+            rows += " + sizeof(ecs_entity_t)"
         return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
@@ -399,7 +405,7 @@ class Schema:
         sizes = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
                  "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
         row = sum(sizes.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
-        row += sum(8 + 4 * len(q.data) for q in self.scratch_queries)
+        row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
         return n * 8 + len(self.pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     @property
@@ -408,7 +414,8 @@ class Schema:
         out of memory: every pool, and every non-owned query's match list."""
         n = f"{self.max_entities}u"
         return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.pooled] +
-                [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries])
+                [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries] +
+                ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []))
 
     def upper_internal(self, what):
         return f"{self.names.upper}__{what}"
