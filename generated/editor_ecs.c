@@ -40,7 +40,6 @@ static void editor__position_erase(editor_position_pool_t *p, ecs_entity_t e, ui
     p->y[row] = p->y[from];
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -52,7 +51,6 @@ static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -100,7 +98,6 @@ static void editor__velocity_erase(editor_velocity_pool_t *p, ecs_entity_t e, ui
     p->y[row] = p->y[from];
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -112,7 +109,6 @@ static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -160,7 +156,6 @@ static void editor__health_erase(editor_health_pool_t *p, ecs_entity_t e, uint32
     p->max[row] = p->max[from];
 }
 
-
 static void editor__health_fini(editor_health_pool_t *p) {
     ecs_free(p->current);
     ecs_free(p->max);
@@ -194,7 +189,6 @@ static void editor__name_erase(editor_name_pool_t *p, ecs_entity_t e, uint32_t r
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-
 static void editor__name_fini(editor_name_pool_t *p) {
     ecs_free(p->value);
     ecs_sparse_fini(&p->set);
@@ -218,7 +212,6 @@ static void editor__player_erase(editor_player_pool_t *p, ecs_entity_t e, uint32
     ecs_sparse_remove(&p->set, e, row);
 }
 
-
 static void editor__player_fini(editor_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
 }
@@ -240,7 +233,6 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
 static void editor__selected_erase(editor_selected_pool_t *p, ecs_entity_t e, uint32_t row) {
     ecs_sparse_remove(&p->set, e, row);
 }
-
 
 static void editor__selected_fini(editor_selected_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -276,7 +268,6 @@ static void editor__gizmo_erase(editor_gizmo_pool_t *p, ecs_entity_t e, uint32_t
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
 }
-
 
 static void editor__gizmo_fini(editor_gizmo_pool_t *p) {
     ecs_free(p->kind);

@@ -116,7 +116,6 @@ typedef struct editor_components {
     editor_gizmo_pool_t gizmo;
 } editor_components_t;
 
-
 /* Query selection is not owned: its view lists the matches here (reused, grown on demand). */
 typedef struct {
     ecs_entity_t *entity;

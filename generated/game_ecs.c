@@ -40,7 +40,6 @@ static void game__position_erase(game_position_pool_t *p, ecs_entity_t e, uint32
     p->y[row] = p->y[from];
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -52,7 +51,6 @@ static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b)
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -100,7 +98,6 @@ static void game__velocity_erase(game_velocity_pool_t *p, ecs_entity_t e, uint32
     p->y[row] = p->y[from];
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -112,7 +109,6 @@ static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b)
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -160,7 +156,6 @@ static void game__health_erase(game_health_pool_t *p, ecs_entity_t e, uint32_t r
     p->max[row] = p->max[from];
 }
 
-
 static void game__health_fini(game_health_pool_t *p) {
     ecs_free(p->current);
     ecs_free(p->max);
@@ -194,7 +189,6 @@ static void game__name_erase(game_name_pool_t *p, ecs_entity_t e, uint32_t row) 
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-
 static void game__name_fini(game_name_pool_t *p) {
     ecs_free(p->value);
     ecs_sparse_fini(&p->set);
@@ -226,7 +220,6 @@ static void game__target_erase(game_target_pool_t *p, ecs_entity_t e, uint32_t r
     if (from == row) return;
     p->entity[row] = p->entity[from];
 }
-
 
 static void game__target_fini(game_target_pool_t *p) {
     ecs_free(p->entity);
@@ -264,7 +257,6 @@ static void game__cargo_erase(game_cargo_pool_t *p, ecs_entity_t e, uint32_t row
     p->count[row] = p->count[from];
 }
 
-
 static void game__cargo_fini(game_cargo_pool_t *p) {
     ecs_free(p->items);
     ecs_free(p->count);
@@ -298,7 +290,6 @@ static void game__mood_erase(game_mood_pool_t *p, ecs_entity_t e, uint32_t row) 
     p->state[row] = p->state[from];
 }
 
-
 static void game__mood_fini(game_mood_pool_t *p) {
     ecs_free(p->state);
     ecs_sparse_fini(&p->set);
@@ -331,7 +322,6 @@ static void game__lifetime_erase(game_lifetime_pool_t *p, ecs_entity_t e, uint32
     p->seconds[row] = p->seconds[from];
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -340,7 +330,6 @@ static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b)
     p->seconds[a] = p->seconds[b];
     p->seconds[b] = seconds;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -382,7 +371,6 @@ static void game__radius_erase(game_radius_pool_t *p, ecs_entity_t e, uint32_t r
     p->metres[row] = p->metres[from];
 }
 
-
 static void game__radius_fini(game_radius_pool_t *p) {
     ecs_free(p->metres);
     ecs_sparse_fini(&p->set);
@@ -406,7 +394,6 @@ static void game__player_erase(game_player_pool_t *p, ecs_entity_t e, uint32_t r
     ecs_sparse_remove(&p->set, e, row);
 }
 
-
 static void game__player_fini(game_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
 }
@@ -428,7 +415,6 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
 static void game__asteroid_erase(game_asteroid_pool_t *p, ecs_entity_t e, uint32_t row) {
     ecs_sparse_remove(&p->set, e, row);
 }
-
 
 static void game__asteroid_fini(game_asteroid_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -452,7 +438,6 @@ static void game__bullet_erase(game_bullet_pool_t *p, ecs_entity_t e, uint32_t r
     ecs_sparse_remove(&p->set, e, row);
 }
 
-
 static void game__bullet_fini(game_bullet_pool_t *p) {
     ecs_sparse_fini(&p->set);
 }
@@ -474,7 +459,6 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
 static void game__frozen_erase(game_frozen_pool_t *p, ecs_entity_t e, uint32_t row) {
     ecs_sparse_remove(&p->set, e, row);
 }
-
 
 static void game__frozen_fini(game_frozen_pool_t *p) {
     ecs_sparse_fini(&p->set);

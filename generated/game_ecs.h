@@ -185,7 +185,6 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
-
 typedef struct game_world {
     ecs_entities_t entities;
     game_components_t components;

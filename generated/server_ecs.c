@@ -47,7 +47,6 @@ static bool server__position_reserve(server_position_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -59,7 +58,6 @@ static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -114,7 +112,6 @@ static bool server__velocity_reserve(server_velocity_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -126,7 +123,6 @@ static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_
     p->y[a] = p->y[b];
     p->y[b] = y;
 }
-
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
  * values (e is being destroyed): no load from e's row. */
@@ -181,7 +177,6 @@ static bool server__health_reserve(server_health_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
 static void server__health_fini(server_health_pool_t *p) {
     ecs_free(p->current);
     ecs_free(p->max);
@@ -221,7 +216,6 @@ static bool server__name_reserve(server_name_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
 static void server__name_fini(server_name_pool_t *p) {
     ecs_free(p->value);
     ecs_sparse_fini(&p->set);
@@ -249,7 +243,6 @@ static void server__player_erase(server_player_pool_t *p, ecs_entity_t e, uint32
 static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
-
 
 static void server__player_fini(server_player_pool_t *p) {
     ecs_sparse_fini(&p->set);
@@ -287,7 +280,6 @@ static bool server__target_reserve(server_target_pool_t *p) {
     if (!(p->entity = ecs_realloc_array(NULL, 1024u, sizeof *p->entity))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
 }
-
 
 static void server__target_fini(server_target_pool_t *p) {
     ecs_free(p->entity);
@@ -332,7 +324,6 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
 static void server__connection_fini(server_connection_pool_t *p) {
     ecs_free(p->peer);
     ecs_free(p->ping_ms);
@@ -361,7 +352,6 @@ static void server__replicated_erase(server_replicated_pool_t *p, ecs_entity_t e
 static bool server__replicated_reserve(server_replicated_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
-
 
 static void server__replicated_fini(server_replicated_pool_t *p) {
     ecs_sparse_fini(&p->set);

@@ -122,7 +122,6 @@ typedef struct server_components {
     server_replicated_pool_t replicated;
 } server_components_t;
 
-
 /* Query replication is not owned: its view lists the matches here (reused, grown on demand). */
 typedef struct {
     ecs_entity_t *entity;
