@@ -200,7 +200,6 @@ class Component:
         self.json_keys = names.internal(name, "keys") if not tag else None
         self.json_key = c_string(name)
         self.json_what = c_string(f"field of {name}")
-
         self.swap_fn = names.internal(name, "swap")
         self.move_fn = names.internal(name, "move")
         self.added_fn = names.internal(name, "added")
@@ -367,16 +366,16 @@ class Schema:
         self.term_has_macro = self.upper_internal("HAS")
         self.term_not_macro = self.upper_internal("NOT")
         self.term_set_macro = self.upper_internal("SET")
-        # JSON internals: "__json__" cannot come from a schema name (no "__" there).
-        self.json = {k: f"{name}__json__{k}" for k in (
-            "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
-            "entity_keys", "singleton_keys")}
-        self.json_name = c_string(name)
         self.term_sig_macro = self.upper_internal("SIG")
         self.cursor_fn = self.names.internal("cursor")
         self.flush_fn = self.names.internal("groups", "flush")
         self.pending_fn = self.names.internal("groups", "pending")
         self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
+        # JSON internals: "__json__" cannot come from a schema name (no "__" there).
+        self.json = {k: f"{name}__json__{k}" for k in (
+            "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
+            "entity_keys", "singleton_keys")}
+        self.json_name = c_string(name)
         self.components = []
         self.queries = []
         self.prefabs = []
