@@ -306,16 +306,16 @@ static bool ecs_json_read_integer(ecs_json_ctx_t *c, const cJSON *v, int64_t min
 
 #define ECS_JSON_READ_SIGNED(name, type, min, max, strings)                               \
     bool ecs_json_read_##name(ecs_json_ctx_t *c, const cJSON *v, type *out) {             \
-        bool negative;                                                                    \
-        uint64_t m;                                                                       \
+        bool negative = false;                                                            \
+        uint64_t m = 0;                                                                   \
         if (!ecs_json_read_integer(c, v, min, max, strings, &negative, &m)) return false; \
         *out = negative ? (type)(-(int64_t)(m - 1u) - 1) : (type)m;                       \
         return true;                                                                      \
     }
 #define ECS_JSON_READ_UNSIGNED(name, type, max, strings)                                  \
     bool ecs_json_read_##name(ecs_json_ctx_t *c, const cJSON *v, type *out) {             \
-        bool negative;                                                                    \
-        uint64_t m;                                                                       \
+        bool negative = false;                                                            \
+        uint64_t m = 0;                                                                   \
         if (!ecs_json_read_integer(c, v, 0, max, strings, &negative, &m)) return false;   \
         *out = (type)m;                                                                   \
         return true;                                                                      \
@@ -351,7 +351,7 @@ bool ecs_json_read_f64(ecs_json_ctx_t *c, const cJSON *v, double *out) {
 }
 
 bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out) {
-    double d;
+    double d = 0;
     if (!ecs_json_read_real(c, v, &d)) return false;
     if (isfinite(d) && fabs(d) >= 0x1.ffffffp127) /* rounds to infinity as a float */
         return ecs_json_fail(c, "expected number in f32 range (about ±3.4e38), got %.17g", d);
