@@ -8,8 +8,13 @@ TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 def _comment(text):
-    """Text safe inside a C block comment, on one line."""
-    return " ".join(str(text).replace("*/", "* /").split())
+    """Text safe inside a C block comment, on one line: no control characters (a NUL or a
+    lone surrogate breaks the file), no "*/" or "/*" (gcc -Wcomment warns on the latter) and
+    no "??" (a trigraph: "??/" at a line's end would splice the next line)."""
+    text = " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+    while "*/" in text or "/*" in text or "??" in text:
+        text = text.replace("*/", "* /").replace("/*", "/ *").replace("??", "? ?")
+    return text
 
 
 def _cell(text):

@@ -105,7 +105,10 @@ class FieldType:
         if self.is_string:
             if not isinstance(value, str):
                 raise ValueError(f"expected a string for {self.spelling}, got {_show(value)}")
-            size = len(value.encode("utf-8"))
+            try:
+                size = len(value.encode("utf-8"))
+            except UnicodeEncodeError as e:  # JSON's \ud800 escapes can spell a lone surrogate
+                raise ValueError(f"not valid Unicode: a lone surrogate at character {e.start}") from None
             if size > self.length - 1:
                 raise ValueError(f"string of {size} bytes does not fit {self.spelling} (at most {self.length - 1} bytes)")
             if "\0" in value:
