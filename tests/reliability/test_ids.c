@@ -1,0 +1,126 @@
+/* test_ids.c: entity ids at the ends of their range, through the generated API.
+ *
+ * A slot whose generation would wrap is retired: the id at generation UINT32_MAX is never
+ * followed by generation 0 on the same slot, so no stale id can come back to life. And a
+ * schema's max_entities is a hard limit: spawns past it return ECS_NULL, nothing crashes,
+ * and destroying makes room again. */
+#include "check.h"
+#include "rel_ecs.h"
+#include "small_ecs.h"
+
+/* Restores w's (empty) entity table so that slot 0 is next issued at `generation`. */
+static void restore_slot0(ecs_entities_t *t, uint64_t generation) {
+    uint64_t next[1] = { generation };
+    CHECK(ecs_entities_restore(t, NULL, 0, 1, next));
+}
+
+static void test_generation_wrap_retires_the_slot(void) {
+    rel_world_t *w = rel_world_new();
+    CHECK(w != NULL);
+    restore_slot0(&w->entities, UINT32_MAX - 1u);
+
+    ecs_entity_t old = rel_spawn_ship(w);
+    CHECK_EQ(ecs_entity_index(old), 0);
+    CHECK_EQ(ecs_entity_generation(old), UINT32_MAX - 1u);
+    CHECK(rel_has_pos(w, old));
+    CHECK(rel_destroy(w, old));
+
+    ecs_entity_t last = rel_spawn(w, &(rel_spawn_desc_t){ .hp = &REL_HP_DEFAULT, .flag = true });
+    CHECK_EQ(ecs_entity_index(last), 0); /* the same slot, its last generation */
+    CHECK_EQ(ecs_entity_generation(last), UINT32_MAX);
+    CHECK(!rel_alive(w, old));
+    CHECK(!rel_has_pos(w, old));
+    CHECK(rel_has_hp(w, last) && rel_has_flag(w, last));
+    CHECK(rel_destroy(w, last));
+    CHECK(!rel_alive(w, last));
+    CHECK_EQ(rel_count(w), 0);
+
+    /* The slot is retired: many spawn/destroy rounds never hand out index 0 again, and
+     * neither old id ever turns live. */
+    for (int round = 0; round < 1000; round++) {
+        ecs_entity_t e = rel_spawn_rock(w);
+        CHECK(e != ECS_NULL);
+        CHECK(ecs_entity_index(e) != 0);
+        CHECK(e != old && e != last);
+        CHECK(!rel_alive(w, old) && !rel_alive(w, last));
+        CHECK(!rel_destroy(w, old) && !rel_destroy(w, last));
+        CHECK(!rel_add_flag(w, last) && !rel_set_pos(w, last, REL_POS_DEFAULT));
+        CHECK(rel_ref_pos(w, last).x == NULL);
+        if (round % 2 == 0) CHECK(rel_destroy(w, e));
+    }
+    CHECK_EQ(rel_count(w), 500);
+    rel_world_free(w);
+}
+
+static void test_restore_retires_generations_beyond_the_range(void) {
+    rel_world_t *w = rel_world_new();
+    CHECK(w != NULL);
+    uint64_t next[2] = { (uint64_t)UINT32_MAX + 1u, 7 }; /* slot 0 spent, slot 1 at 7 */
+    CHECK(ecs_entities_restore(&w->entities, NULL, 0, 2, next));
+    ecs_entity_t e = rel_spawn(w, NULL);
+    CHECK_EQ(ecs_entity_index(e), 1);
+    CHECK_EQ(ecs_entity_generation(e), 7);
+    ecs_entity_t f = rel_spawn(w, NULL);
+    CHECK_EQ(ecs_entity_index(f), 2); /* a fresh slot, not the retired one */
+    CHECK_EQ(rel_count(w), 2);
+    rel_world_free(w);
+}
+
+static void test_max_entities_is_a_limit(void) {
+    small_world_t *w = small_world_new();
+    CHECK(w != NULL);
+    ecs_entity_t e[3];
+    for (int i = 0; i < 3; i++) {
+        e[i] = small_spawn(w, &(small_spawn_desc_t){ .pos = &(small_pos_t){ (float)i }, .flag = i == 1 });
+        CHECK(e[i] != ECS_NULL);
+    }
+    CHECK_EQ(small_count(w), 3);
+    /* Full: every kind of spawn says so and changes nothing. */
+    CHECK_EQ(small_spawn(w, NULL), ECS_NULL);
+    CHECK_EQ(small_spawn(w, &(small_spawn_desc_t){ .pos = &SMALL_POS_DEFAULT }), ECS_NULL);
+    CHECK_EQ(small_spawn_dot(w), ECS_NULL);
+    CHECK_EQ(small_count(w), 3);
+    for (int i = 0; i < 3; i++) CHECK(small_has_pos(w, e[i]) && small_get_pos(w, e[i]).x == (float)i);
+    /* Destroying one makes room for exactly one. */
+    CHECK(small_destroy(w, e[1]));
+    ecs_entity_t d = small_spawn_dot(w);
+    CHECK(d != ECS_NULL && d != e[1]);
+    CHECK(small_has_flag(w, d) && small_get_pos(w, d).x == 1.0f);
+    CHECK(!small_alive(w, e[1]));
+    CHECK_EQ(small_spawn(w, NULL), ECS_NULL);
+    /* Churn at the limit: always exactly 3 live, never more. */
+    for (int round = 0; round < 300; round++) {
+        CHECK(small_destroy(w, d));
+        d = small_spawn(w, NULL);
+        CHECK(d != ECS_NULL);
+        CHECK_EQ(small_spawn(w, NULL), ECS_NULL);
+    }
+    CHECK_EQ(small_count(w), 3);
+    small_world_free(w);
+}
+
+static void test_limit_with_a_retired_slot(void) {
+    /* One of the 3 slots is spent: the world holds 2 from then on, and says so. */
+    small_world_t *w = small_world_new();
+    CHECK(w != NULL);
+    restore_slot0(&w->entities, UINT32_MAX);
+    ecs_entity_t e = small_spawn_dot(w);
+    CHECK_EQ(ecs_entity_generation(e), UINT32_MAX);
+    CHECK(small_destroy(w, e));
+    ecs_entity_t a = small_spawn(w, NULL), b = small_spawn(w, NULL);
+    CHECK(a != ECS_NULL && b != ECS_NULL);
+    CHECK(ecs_entity_index(a) != 0 && ecs_entity_index(b) != 0);
+    CHECK_EQ(small_spawn(w, NULL), ECS_NULL);
+    CHECK_EQ(small_spawn_dot(w), ECS_NULL);
+    CHECK_EQ(small_count(w), 2);
+    CHECK(!small_alive(w, e));
+    small_world_free(w);
+}
+
+int main(void) {
+    test_generation_wrap_retires_the_slot();
+    test_restore_retires_generations_beyond_the_range();
+    test_max_entities_is_a_limit();
+    test_limit_with_a_retired_slot();
+    return check_finish("entity ids");
+}
