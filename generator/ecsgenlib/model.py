@@ -19,8 +19,16 @@ _Imaginary _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr
 nullptr static_assert thread_local true typeof typeof_unqual _BitInt _Decimal32 _Decimal64
 _Decimal128
 """.split())
-# Macros of the headers generated code includes, and names GNU C predefines.
-C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn complex imaginary".split())
+# Macros of the headers generated code includes, and names GNU C predefines. A field or
+# component named like one would be macro-expanded in the generated code (`p->SIZE_MAX`).
+_STDINT_MACROS = [f"{p}INT{w}_{s}" for w in ("8", "16", "32", "64", "_LEAST8", "_LEAST16", "_LEAST32",
+                                             "_LEAST64", "_FAST8", "_FAST16", "_FAST32", "_FAST64",
+                                             "PTR", "MAX")
+                  for p, s in (("", "MIN"), ("", "MAX"), ("U", "MAX"))]
+_STDINT_MACROS += [f"{p}INT{w}_C" for w in ("8", "16", "32", "64", "MAX") for p in ("", "U")]
+_STDINT_MACROS += [f"{n}_{s}" for n in ("PTRDIFF", "SIG_ATOMIC", "WCHAR", "WINT") for s in ("MIN", "MAX")]
+C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn complex imaginary SIZE_MAX "
+                     "NDEBUG".split() + _STDINT_MACROS)
 
 
 PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
