@@ -16,7 +16,7 @@ class SchemaError(Exception):
     def __str__(self):
         where = f" {self.path}:" if self.path else ""
         text = f"{self.file}:{where} {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
+        return _printable(f"{text} ({self.hint})" if self.hint else text)
 
 
 class SchemaErrors(Exception):
@@ -25,6 +25,13 @@ class SchemaErrors(Exception):
     def __init__(self, errors):
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = list(errors)
+
+
+def _printable(text):
+    """One line of visible text: a newline, form feed or NUL quoted from a hostile schema is
+    shown as an escape (\\n, \\x0c, \\x00), so every error stays one line."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 def json_path(parts):

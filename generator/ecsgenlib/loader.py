@@ -4,6 +4,7 @@ files it includes merged in (load())."""
 import functools
 import json
 import os
+import re
 
 import jsonschema
 
@@ -122,11 +123,24 @@ def _translate(error, display):
     return SchemaError(display, json_path(path), error.message)
 
 
+def _whole_string_pattern(validator, pattern, instance, schema):
+    """JSON Schema's `pattern`, except that `$` does not also match before a trailing newline
+    as Python's does: "pos\n" is not the identifier "pos", nor "f32\n" the type f32."""
+    if not validator.is_type(instance, "string"):
+        return
+    match = re.search(pattern, instance)
+    if match is None or (pattern.endswith("$") and match.end() != len(instance)):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft7Validator, {"pattern": _whole_string_pattern})
+
+
 def check_structure(document, display):
     """Validates against ecsgen.schema.json; SchemaErrors listing every problem, by path."""
     with open(SCHEMA_OF_SCHEMAS, encoding="utf-8") as f:
         meta = json.load(f)
-    validator = jsonschema.Draft7Validator(meta)
+    validator = _Validator(meta)
     found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     errors = []
     seen = set()
