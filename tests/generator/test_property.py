@@ -20,6 +20,7 @@ the generator: integers as C constant expressions, floats as their bit patterns.
     ECSGEN_PROPERTY_SEED=1234 ...        # another base seed (default 1; "random" for a fresh one)
     ECSGEN_PROPERTY_MUTATIONS=10 ...     # mutations per schema (default 4)
     ECSGEN_PROPERTY_KEEP=1 ...           # keep the work directory (schemas, smoke tests, output)
+    ECSGEN_PROPERTY_FIRST=187 ECSGEN_PROPERTY_SCHEMAS=1 ...  # replay schema 187 of a seed
 
 A failure prints the seed and the schema, so it can be replayed."""
 
@@ -45,6 +46,7 @@ CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 JOBS = 2  # the machine is shared: at most two compilers at once
 
 SCHEMAS = int(os.environ.get("ECSGEN_PROPERTY_SCHEMAS", "40"))
+FIRST = int(os.environ.get("ECSGEN_PROPERTY_FIRST", "0"))  # replay from this schema index
 MUTATIONS = int(os.environ.get("ECSGEN_PROPERTY_MUTATIONS", "4"))
 _seed = os.environ.get("ECSGEN_PROPERTY_SEED", "1")
 BASE_SEED = random.SystemRandom().randrange(1 << 30) if _seed == "random" else int(_seed)
@@ -689,8 +691,8 @@ class Mutator:
         if path is None:
             return "no field"
         spec = get_at(doc, path)
-        if isinstance(spec, str):
-            spec = {"type": spec}
+        if not isinstance(spec, dict):  # an earlier mutation may have left any value here
+            spec = {"type": spec if isinstance(spec, str) else "i32"}
             set_at(doc, path, spec)
         new = self.rng.choice([128, -129, 256, -1, 2 ** 63, 2 ** 64, -(2 ** 63) - 1, 1e39, -1e39, 1e309 / 1e309 * 0,
                                0.5, "x" * 300, "", [1], [0] * 9, True, None, "nope", 3.4028236e38, 1.7976931348623157e308,
@@ -722,8 +724,9 @@ class Mutator:
 
     def unknown_component(self, doc):
         rng = self.rng
-        name = rng.choice(["nosuch", "Pos", "id"] + list(doc.get("components", {}))[:1])
-        single = [c for c, s in doc.get("components", {}).items() if isinstance(s, dict) and s.get("singleton")]
+        comps = doc.get("components") if isinstance(doc.get("components"), dict) else {}
+        name = rng.choice(["nosuch", "Pos", "id"] + list(comps)[:1])
+        single = [c for c, s in comps.items() if isinstance(s, dict) and s.get("singleton")]
         if single and rng.random() < 0.4:
             name = single[0]
         if rng.random() < 0.5:
@@ -733,7 +736,9 @@ class Mutator:
                 return f"{path!r} += {name!r}"
         path, _ = self.pick(doc, lambda p, v: len(p) == 2 and p[0] == "prefabs" and isinstance(v, dict))
         if path is None:
-            doc.setdefault("queries", {})["qq"] = {"all": [name]}
+            if not isinstance(doc.get("queries"), dict):
+                doc["queries"] = {}
+            doc["queries"]["qq"] = {"all": [name]}
             return f"query of {name!r}"
         get_at(doc, path)[name] = rng.choice([{}, True, {"x": 1}])
         return f"{path!r} gets {name!r}"
@@ -865,7 +870,7 @@ class PropertyTest(unittest.TestCase):
             return self.check_valid_seed(index, seed)
         except Exception:  # a timeout or a bug here: report it with the seed, like any failure
             import traceback
-            return f"seed {seed} (index {index}): {traceback.format_exc()}", []
+            return f"seed {seed} (index {index}, base seed {BASE_SEED}): {traceback.format_exc()}", []
 
     def check_valid_seed(self, index, seed):
         rng = random.Random(seed)
@@ -959,7 +964,7 @@ class PropertyTest(unittest.TestCase):
         problems = []
         outcomes = {"accepted": 0, "refused": 0}
         with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
-            for problem, mutations in pool.map(self.check_valid, range(SCHEMAS)):
+            for problem, mutations in pool.map(self.check_valid, range(FIRST, FIRST + SCHEMAS)):
                 if problem:
                     problems.append(problem)
                 for outcome in mutations:
