@@ -44,12 +44,16 @@ static void editor__position_erase(editor_position_pool_t *p, ecs_entity_t e, ui
 static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -102,12 +106,16 @@ static void editor__velocity_erase(editor_velocity_pool_t *p, ecs_entity_t e, ui
 static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -339,7 +347,8 @@ static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
     if (n == w->pending.capacity && !editor__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
         editor__groups_flush(w);
-        n = 0;
+        editor__group0_enter(w, e);
+        return;
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;

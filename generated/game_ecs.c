@@ -44,12 +44,16 @@ static void game__position_erase(game_position_pool_t *p, ecs_entity_t e, uint32
 static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -102,12 +106,16 @@ static void game__velocity_erase(game_velocity_pool_t *p, ecs_entity_t e, uint32
 static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -326,9 +334,11 @@ static void game__lifetime_erase(game_lifetime_pool_t *p, ecs_entity_t e, uint32
 static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float seconds = p->seconds[a];
-    p->seconds[a] = p->seconds[b];
-    p->seconds[b] = seconds;
+    {
+        float t = p->seconds[a];
+        p->seconds[a] = p->seconds[b];
+        p->seconds[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -557,7 +567,9 @@ static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
     if (n == w->pending.capacity && !game__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
         game__groups_flush(w);
-        n = 0;
+        game__group0_enter(w, e);
+        game__group1_enter(w, e);
+        return;
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;

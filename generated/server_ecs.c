@@ -51,12 +51,16 @@ static bool server__position_reserve(server_position_pool_t *p) {
 static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -116,12 +120,16 @@ static bool server__velocity_reserve(server_velocity_pool_t *p) {
 static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
-    float x = p->x[a];
-    p->x[a] = p->x[b];
-    p->x[b] = x;
-    float y = p->y[a];
-    p->y[a] = p->y[b];
-    p->y[b] = y;
+    {
+        float t = p->x[a];
+        p->x[a] = p->x[b];
+        p->x[b] = t;
+    }
+    {
+        float t = p->y[a];
+        p->y[a] = p->y[b];
+        p->y[b] = t;
+    }
 }
 
 /* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
@@ -422,7 +430,8 @@ static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
     if (n == w->pending.capacity) {
         server__groups_flush(w);
-        n = 0;
+        server__group0_enter(w, e);
+        return;
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;
