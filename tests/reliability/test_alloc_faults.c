@@ -285,7 +285,7 @@ int main(void) {
     CHECK_EQ(h.live, 0);
     int before = check_failures;
 
-    unsigned long runs = 0, injected = 0, reported = 0;
+    unsigned long runs = 0, injected = 0, reported = 0, absorbed = 0;
     for (int after = 0; after < 2; after++) {
         for (unsigned long k = 1; k <= total; k++) {
             h = (hook_t){ .fail_at = k, .fail_after = after };
@@ -294,9 +294,12 @@ int main(void) {
             runs++;
             injected += h.injected;
             reported += failed_calls;
-            CHECK(h.injected > 0);      /* the k-th allocation happened and failed */
-            CHECK(failed_calls > 0);    /* and some call said so */
-            CHECK_EQ(h.live, 0);        /* nothing leaked */
+            CHECK(h.injected > 0); /* the k-th allocation happened and failed */
+            /* Some call said so, or the library did without that memory (the owning groups'
+             * pending list: entities then enter their groups at once); either way the model
+             * checks above held after every call. */
+            absorbed += failed_calls == 0;
+            CHECK_EQ(h.live, 0); /* nothing leaked */
             if (check_failures != before) {
                 fprintf(stderr, "first failure with allocation %lu failing%s\n", k, after ? " and all after" : "");
                 goto done;
@@ -306,6 +309,7 @@ int main(void) {
 done:
     ecs_set_allocator(NULL);
     printf("alloc faults: workload makes %lu allocations; %lu runs (each k once, and each k onwards), "
-           "%lu failures injected, %lu calls reported out of memory\n", total, runs, injected, reported);
+           "%lu failures injected, %lu calls reported out of memory, %lu runs absorbed the fault\n", total, runs,
+           injected, reported, absorbed);
     return check_finish("alloc faults");
 }
