@@ -409,6 +409,265 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     return v;
 }
 
+
+/* ---- Deferred changes -------------------------------------------------------------- */
+/* A change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. */
+enum {
+    editor__op_destroy,
+    editor__op_add_position,
+    editor__op_set_position,
+    editor__op_remove_position,
+    editor__op_add_velocity,
+    editor__op_set_velocity,
+    editor__op_remove_velocity,
+    editor__op_add_health,
+    editor__op_set_health,
+    editor__op_remove_health,
+    editor__op_add_name,
+    editor__op_set_name,
+    editor__op_remove_name,
+    editor__op_add_player,
+    editor__op_remove_player,
+    editor__op_add_selected,
+    editor__op_remove_selected,
+    editor__op_add_gizmo,
+    editor__op_set_gizmo,
+    editor__op_remove_gizmo,
+};
+
+/* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
+static bool editor__deferred_fit(editor_world_t *w, uint32_t n, uint32_t m) {
+    void *mem;
+    if (n > w->deferred.capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.commands, n, sizeof *w->deferred.commands))) return false;
+        w->deferred.commands = mem;
+        w->deferred.capacity = n;
+    }
+    if (m > w->deferred.value_capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.values, m, sizeof *w->deferred.values))) return false;
+        w->deferred.values = mem;
+        w->deferred.value_capacity = m;
+    }
+    return true;
+}
+
+/* The capacity after `have` when one more is needed: doubled, at least 64. */
+static uint32_t editor__deferred_grown(uint32_t have, uint32_t need) {
+    if (need <= have) return have;
+    return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
+}
+
+/* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+static bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const editor__value_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
+    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
+    if (m < w->deferred.value_count) return false; /* no more value indexes */
+    if (!editor__deferred_fit(w, editor__deferred_grown(w->deferred.capacity, n),
+                                 editor__deferred_grown(w->deferred.value_capacity, m)))
+        return false;
+    editor__command_t *c = &w->deferred.commands[w->deferred.count];
+    c->entity = e;
+    c->op = op;
+    c->value = 0;
+    if (v) {
+        c->value = w->deferred.value_count;
+        w->deferred.values[w->deferred.value_count++] = *v;
+    }
+    w->deferred.count = n;
+    return true;
+}
+
+bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_destroy, NULL);
+}
+
+bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    return editor__defer(w, e, editor__op_add_position, &(editor__value_t){ .position = v });
+}
+
+bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    return editor__defer(w, e, editor__op_set_position, &(editor__value_t){ .position = v });
+}
+
+bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_position, NULL);
+}
+
+bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    return editor__defer(w, e, editor__op_add_velocity, &(editor__value_t){ .velocity = v });
+}
+
+bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    return editor__defer(w, e, editor__op_set_velocity, &(editor__value_t){ .velocity = v });
+}
+
+bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_velocity, NULL);
+}
+
+bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    return editor__defer(w, e, editor__op_add_health, &(editor__value_t){ .health = v });
+}
+
+bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    return editor__defer(w, e, editor__op_set_health, &(editor__value_t){ .health = v });
+}
+
+bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_health, NULL);
+}
+
+bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    return editor__defer(w, e, editor__op_add_name, &(editor__value_t){ .name = v });
+}
+
+bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    return editor__defer(w, e, editor__op_set_name, &(editor__value_t){ .name = v });
+}
+
+bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_name, NULL);
+}
+
+bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_add_player, NULL);
+}
+
+bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_player, NULL);
+}
+
+bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_add_selected, NULL);
+}
+
+bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_selected, NULL);
+}
+
+bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    return editor__defer(w, e, editor__op_add_gizmo, &(editor__value_t){ .gizmo = v });
+}
+
+bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    return editor__defer(w, e, editor__op_set_gizmo, &(editor__value_t){ .gizmo = v });
+}
+
+bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_gizmo, NULL);
+}
+
+ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
+    ecs_entity_t e = editor_spawn(w, NULL);
+    if (e == ECS_NULL || !desc) return e;
+    uint32_t count = w->deferred.count;
+    uint32_t value_count = w->deferred.value_count;
+    if (desc->position && !editor__defer(w, e, editor__op_add_position, &(editor__value_t){ .position = *desc->position }))
+        goto no_room;
+    if (desc->velocity && !editor__defer(w, e, editor__op_add_velocity, &(editor__value_t){ .velocity = *desc->velocity }))
+        goto no_room;
+    if (desc->health && !editor__defer(w, e, editor__op_add_health, &(editor__value_t){ .health = *desc->health }))
+        goto no_room;
+    if (desc->name && !editor__defer(w, e, editor__op_add_name, &(editor__value_t){ .name = *desc->name }))
+        goto no_room;
+    if (desc->player && !editor__defer(w, e, editor__op_add_player, NULL)) goto no_room;
+    if (desc->selected && !editor__defer(w, e, editor__op_add_selected, NULL)) goto no_room;
+    if (desc->gizmo && !editor__defer(w, e, editor__op_add_gizmo, &(editor__value_t){ .gizmo = *desc->gizmo }))
+        goto no_room;
+    return e;
+no_room: /* take back what this call recorded, and the entity */
+    w->deferred.count = count;
+    w->deferred.value_count = value_count;
+    editor_destroy(w, e);
+    return ECS_NULL;
+}
+
+bool editor_apply_deferred(editor_world_t *w) {
+    uint32_t k = 0;
+    for (; k < w->deferred.count; k++) {
+        editor__command_t c = w->deferred.commands[k];
+        /* An add or set that returns false for a live entity without the component ran
+         * out of memory; any other false is the immediate call's own "nothing to do". */
+        bool done = true;
+        switch (c.op) {
+        case editor__op_destroy:
+            editor_destroy(w, c.entity);
+            break;
+        case editor__op_add_position:
+            done = editor_add_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity) ||
+                   editor_has_position(w, c.entity);
+            break;
+        case editor__op_set_position:
+            done = editor_set_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity);
+            break;
+        case editor__op_remove_position:
+            editor_remove_position(w, c.entity);
+            break;
+        case editor__op_add_velocity:
+            done = editor_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity) ||
+                   editor_has_velocity(w, c.entity);
+            break;
+        case editor__op_set_velocity:
+            done = editor_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity);
+            break;
+        case editor__op_remove_velocity:
+            editor_remove_velocity(w, c.entity);
+            break;
+        case editor__op_add_health:
+            done = editor_add_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity) ||
+                   editor_has_health(w, c.entity);
+            break;
+        case editor__op_set_health:
+            done = editor_set_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity);
+            break;
+        case editor__op_remove_health:
+            editor_remove_health(w, c.entity);
+            break;
+        case editor__op_add_name:
+            done = editor_add_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity) ||
+                   editor_has_name(w, c.entity);
+            break;
+        case editor__op_set_name:
+            done = editor_set_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity);
+            break;
+        case editor__op_remove_name:
+            editor_remove_name(w, c.entity);
+            break;
+        case editor__op_add_player:
+            done = editor_add_player(w, c.entity) || !editor_alive(w, c.entity) ||
+                   editor_has_player(w, c.entity);
+            break;
+        case editor__op_remove_player:
+            editor_remove_player(w, c.entity);
+            break;
+        case editor__op_add_selected:
+            done = editor_add_selected(w, c.entity) || !editor_alive(w, c.entity) ||
+                   editor_has_selected(w, c.entity);
+            break;
+        case editor__op_remove_selected:
+            editor_remove_selected(w, c.entity);
+            break;
+        case editor__op_add_gizmo:
+            done = editor_add_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity) ||
+                   editor_has_gizmo(w, c.entity);
+            break;
+        case editor__op_set_gizmo:
+            done = editor_set_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity);
+            break;
+        case editor__op_remove_gizmo:
+            editor_remove_gizmo(w, c.entity);
+            break;
+        }
+        if (!done) break;
+    }
+    uint32_t left = w->deferred.count - k;
+    if (left && k) memmove(w->deferred.commands, w->deferred.commands + k, left * sizeof *w->deferred.commands);
+    w->deferred.count = left;
+    if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
+    return left == 0;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 editor_world_t *editor_world_new(void) {
@@ -429,6 +688,8 @@ void editor_world_free(editor_world_t *w) {
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
     ecs_free(w->scratch.selection.position);
+    ecs_free(w->deferred.commands);
+    ecs_free(w->deferred.values);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }

@@ -123,6 +123,21 @@ typedef struct {
     uint32_t capacity;
 } editor__selection_scratch_t;
 
+/* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
+ * add or set the index of its value. */
+typedef struct {
+    ecs_entity_t entity;
+    uint32_t op, value;
+} editor__command_t;
+
+typedef union {
+    editor_position_t position;
+    editor_velocity_t velocity;
+    editor_health_t health;
+    editor_name_t name;
+    editor_gizmo_t gizmo;
+} editor__value_t;
+
 typedef struct editor_world {
     ecs_entities_t entities;
     editor_components_t components;
@@ -138,6 +153,13 @@ typedef struct editor_world {
     struct {
         editor__selection_scratch_t selection;
     } scratch;
+    /* Changes recorded to be made later (editor_apply_deferred). */
+    struct {
+        editor__command_t *commands;
+        uint32_t count, capacity;
+        editor__value_t *values;
+        uint32_t value_count, value_capacity;
+    } deferred;
 } editor_world_t;
 
 /* ---- World and entities ------------------------------------------------------------ */
@@ -378,14 +400,17 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, remove components of it.id and change any
- * values. Removing components from, or destroying, OTHER entities may make the loop visit
- * an entity twice or skip one: collect them and do it after the loop.
- * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * In the body these are safe: changing values, destroying it.id, adding or removing
+ * components of it.id, adding components to other entities, spawning. Every entity that
+ * matches when the loop starts, and still matches when its turn comes, is visited once;
+ * one that comes to match during the loop may or may not be (a spawned one never is).
+ * Destroying OTHER entities or removing their components may make the loop visit an entity
+ * twice or skip one: record those with the editor_defer_ calls and apply them after the loop
+ * (see "Deferred changes" below, and docs/iteration.md).
  * Owned queries: an entity that comes to match one joins its group when the next loop or
  * view starts, so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: do that after it. (Also should the list of such
- * entities fail to grow: then groups take them at once.)
+ * can move rows under the outer loop: defer those adds, or start the inner loop after it.
+ * (Also should the list of such entities fail to grow: then groups take them at once.)
  */
 
 typedef struct editor_iter {
@@ -457,9 +482,10 @@ static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t 
  * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
  * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
  * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
- * the row up. Either way the view holds while the loop only reads and writes values: any
- * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
- * and apply them after the loop, or use EDITOR_EACH_<Q>). A non-owned view's count is 0 when
+ * the row up. Either way the view holds while the loop only changes values and spawns
+ * entities without components: any other spawn, destroy, add, remove, or set that adds a
+ * component, invalidates it. Record those with the editor_defer_ calls and apply them
+ * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement. Not owned: selection. */
 
@@ -505,5 +531,54 @@ typedef struct editor_selection_view {
 #define EDITOR_SELECTION_ROW(v, c, i) ((v).row__.c[i])
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
+
+/* ---- Deferred changes: a command buffer -------------------------------------------- */
+/* Some changes must not happen inside a loop (docs/iteration.md has the rules): destroying,
+ * or removing components from, an entity other than it.id in a EDITOR_EACH loop, and any
+ * spawn with components, destroy, add, remove or set that adds a component in a view's loop.
+ * Record them with the editor_defer_ calls and apply them after the loop:
+ *     for (size_t i = 0; i < v.count; i++)
+ *         if (...) editor_defer_destroy(w, v.entity[i]);
+ *     editor_apply_deferred(w);
+ * Recording moves nothing: no row, no pool, no id. Each call returns false (and records
+ * nothing) when e is stale or out of memory.
+ * editor_apply_deferred makes the changes in the order recorded, each as the
+ * immediate call would when its turn comes: a change to an entity destroyed by then is
+ * skipped, an add of a component the entity has by then changes nothing. A successful
+ * editor_world_from_json discards the changes still waiting. */
+bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
+bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
+bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
+bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
+bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
+bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
+bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
+bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
+bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e);
+bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
+bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
+bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e);
+/* Spawns an entity with no components now (safe in any loop: it is not visited) and
+ * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
+ * limit is reached or out of memory. */
+ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
+
+/* Makes the recorded changes, in order. True when all are done; false when memory ran out
+ * part way: the changes made are gone from the buffer, the one that failed and those after
+ * it wait for the next call. Call it after the loop, never inside one. */
+bool editor_apply_deferred(editor_world_t *w);
+
+/* The number of changes recorded and not applied yet. */
+static inline size_t editor_deferred_count(const editor_world_t *w) {
+    return w->deferred.count;
+}
 
 #endif

@@ -615,6 +615,409 @@ static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
+
+/* ---- Deferred changes -------------------------------------------------------------- */
+/* A change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. */
+enum {
+    game__op_destroy,
+    game__op_add_position,
+    game__op_set_position,
+    game__op_remove_position,
+    game__op_add_velocity,
+    game__op_set_velocity,
+    game__op_remove_velocity,
+    game__op_add_health,
+    game__op_set_health,
+    game__op_remove_health,
+    game__op_add_name,
+    game__op_set_name,
+    game__op_remove_name,
+    game__op_add_target,
+    game__op_set_target,
+    game__op_remove_target,
+    game__op_add_cargo,
+    game__op_set_cargo,
+    game__op_remove_cargo,
+    game__op_add_mood,
+    game__op_set_mood,
+    game__op_remove_mood,
+    game__op_add_lifetime,
+    game__op_set_lifetime,
+    game__op_remove_lifetime,
+    game__op_add_radius,
+    game__op_set_radius,
+    game__op_remove_radius,
+    game__op_add_player,
+    game__op_remove_player,
+    game__op_add_asteroid,
+    game__op_remove_asteroid,
+    game__op_add_bullet,
+    game__op_remove_bullet,
+    game__op_add_frozen,
+    game__op_remove_frozen,
+};
+
+/* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
+static bool game__deferred_fit(game_world_t *w, uint32_t n, uint32_t m) {
+    void *mem;
+    if (n > w->deferred.capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.commands, n, sizeof *w->deferred.commands))) return false;
+        w->deferred.commands = mem;
+        w->deferred.capacity = n;
+    }
+    if (m > w->deferred.value_capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.values, m, sizeof *w->deferred.values))) return false;
+        w->deferred.values = mem;
+        w->deferred.value_capacity = m;
+    }
+    return true;
+}
+
+/* The capacity after `have` when one more is needed: doubled, at least 64. */
+static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
+    if (need <= have) return have;
+    return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
+}
+
+/* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+static bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
+    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
+    if (m < w->deferred.value_count) return false; /* no more value indexes */
+    if (!game__deferred_fit(w, game__deferred_grown(w->deferred.capacity, n),
+                                 game__deferred_grown(w->deferred.value_capacity, m)))
+        return false;
+    game__command_t *c = &w->deferred.commands[w->deferred.count];
+    c->entity = e;
+    c->op = op;
+    c->value = 0;
+    if (v) {
+        c->value = w->deferred.value_count;
+        w->deferred.values[w->deferred.value_count++] = *v;
+    }
+    w->deferred.count = n;
+    return true;
+}
+
+bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_destroy, NULL);
+}
+
+bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    return game__defer(w, e, game__op_add_position, &(game__value_t){ .position = v });
+}
+
+bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    return game__defer(w, e, game__op_set_position, &(game__value_t){ .position = v });
+}
+
+bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_position, NULL);
+}
+
+bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    return game__defer(w, e, game__op_add_velocity, &(game__value_t){ .velocity = v });
+}
+
+bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    return game__defer(w, e, game__op_set_velocity, &(game__value_t){ .velocity = v });
+}
+
+bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_velocity, NULL);
+}
+
+bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    return game__defer(w, e, game__op_add_health, &(game__value_t){ .health = v });
+}
+
+bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    return game__defer(w, e, game__op_set_health, &(game__value_t){ .health = v });
+}
+
+bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_health, NULL);
+}
+
+bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    return game__defer(w, e, game__op_add_name, &(game__value_t){ .name = v });
+}
+
+bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    return game__defer(w, e, game__op_set_name, &(game__value_t){ .name = v });
+}
+
+bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_name, NULL);
+}
+
+bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    return game__defer(w, e, game__op_add_target, &(game__value_t){ .target = v });
+}
+
+bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    return game__defer(w, e, game__op_set_target, &(game__value_t){ .target = v });
+}
+
+bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_target, NULL);
+}
+
+bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    return game__defer(w, e, game__op_add_cargo, &(game__value_t){ .cargo = v });
+}
+
+bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    return game__defer(w, e, game__op_set_cargo, &(game__value_t){ .cargo = v });
+}
+
+bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_cargo, NULL);
+}
+
+bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    return game__defer(w, e, game__op_add_mood, &(game__value_t){ .mood = v });
+}
+
+bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    return game__defer(w, e, game__op_set_mood, &(game__value_t){ .mood = v });
+}
+
+bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_mood, NULL);
+}
+
+bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    return game__defer(w, e, game__op_add_lifetime, &(game__value_t){ .lifetime = v });
+}
+
+bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    return game__defer(w, e, game__op_set_lifetime, &(game__value_t){ .lifetime = v });
+}
+
+bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_lifetime, NULL);
+}
+
+bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    return game__defer(w, e, game__op_add_radius, &(game__value_t){ .radius = v });
+}
+
+bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    return game__defer(w, e, game__op_set_radius, &(game__value_t){ .radius = v });
+}
+
+bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_radius, NULL);
+}
+
+bool game_defer_add_player(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_player, NULL);
+}
+
+bool game_defer_remove_player(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_player, NULL);
+}
+
+bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_asteroid, NULL);
+}
+
+bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_asteroid, NULL);
+}
+
+bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_bullet, NULL);
+}
+
+bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_bullet, NULL);
+}
+
+bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_frozen, NULL);
+}
+
+bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_frozen, NULL);
+}
+
+ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
+    ecs_entity_t e = game_spawn(w, NULL);
+    if (e == ECS_NULL || !desc) return e;
+    uint32_t count = w->deferred.count;
+    uint32_t value_count = w->deferred.value_count;
+    if (desc->position && !game__defer(w, e, game__op_add_position, &(game__value_t){ .position = *desc->position }))
+        goto no_room;
+    if (desc->velocity && !game__defer(w, e, game__op_add_velocity, &(game__value_t){ .velocity = *desc->velocity }))
+        goto no_room;
+    if (desc->health && !game__defer(w, e, game__op_add_health, &(game__value_t){ .health = *desc->health }))
+        goto no_room;
+    if (desc->name && !game__defer(w, e, game__op_add_name, &(game__value_t){ .name = *desc->name }))
+        goto no_room;
+    if (desc->target && !game__defer(w, e, game__op_add_target, &(game__value_t){ .target = *desc->target }))
+        goto no_room;
+    if (desc->cargo && !game__defer(w, e, game__op_add_cargo, &(game__value_t){ .cargo = *desc->cargo }))
+        goto no_room;
+    if (desc->mood && !game__defer(w, e, game__op_add_mood, &(game__value_t){ .mood = *desc->mood }))
+        goto no_room;
+    if (desc->lifetime && !game__defer(w, e, game__op_add_lifetime, &(game__value_t){ .lifetime = *desc->lifetime }))
+        goto no_room;
+    if (desc->radius && !game__defer(w, e, game__op_add_radius, &(game__value_t){ .radius = *desc->radius }))
+        goto no_room;
+    if (desc->player && !game__defer(w, e, game__op_add_player, NULL)) goto no_room;
+    if (desc->asteroid && !game__defer(w, e, game__op_add_asteroid, NULL)) goto no_room;
+    if (desc->bullet && !game__defer(w, e, game__op_add_bullet, NULL)) goto no_room;
+    if (desc->frozen && !game__defer(w, e, game__op_add_frozen, NULL)) goto no_room;
+    return e;
+no_room: /* take back what this call recorded, and the entity */
+    w->deferred.count = count;
+    w->deferred.value_count = value_count;
+    game_destroy(w, e);
+    return ECS_NULL;
+}
+
+bool game_apply_deferred(game_world_t *w) {
+    uint32_t k = 0;
+    for (; k < w->deferred.count; k++) {
+        game__command_t c = w->deferred.commands[k];
+        /* An add or set that returns false for a live entity without the component ran
+         * out of memory; any other false is the immediate call's own "nothing to do". */
+        bool done = true;
+        switch (c.op) {
+        case game__op_destroy:
+            game_destroy(w, c.entity);
+            break;
+        case game__op_add_position:
+            done = game_add_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity) ||
+                   game_has_position(w, c.entity);
+            break;
+        case game__op_set_position:
+            done = game_set_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_position:
+            game_remove_position(w, c.entity);
+            break;
+        case game__op_add_velocity:
+            done = game_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity) ||
+                   game_has_velocity(w, c.entity);
+            break;
+        case game__op_set_velocity:
+            done = game_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_velocity:
+            game_remove_velocity(w, c.entity);
+            break;
+        case game__op_add_health:
+            done = game_add_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity) ||
+                   game_has_health(w, c.entity);
+            break;
+        case game__op_set_health:
+            done = game_set_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_health:
+            game_remove_health(w, c.entity);
+            break;
+        case game__op_add_name:
+            done = game_add_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity) ||
+                   game_has_name(w, c.entity);
+            break;
+        case game__op_set_name:
+            done = game_set_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_name:
+            game_remove_name(w, c.entity);
+            break;
+        case game__op_add_target:
+            done = game_add_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity) ||
+                   game_has_target(w, c.entity);
+            break;
+        case game__op_set_target:
+            done = game_set_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_target:
+            game_remove_target(w, c.entity);
+            break;
+        case game__op_add_cargo:
+            done = game_add_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity) ||
+                   game_has_cargo(w, c.entity);
+            break;
+        case game__op_set_cargo:
+            done = game_set_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_cargo:
+            game_remove_cargo(w, c.entity);
+            break;
+        case game__op_add_mood:
+            done = game_add_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity) ||
+                   game_has_mood(w, c.entity);
+            break;
+        case game__op_set_mood:
+            done = game_set_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_mood:
+            game_remove_mood(w, c.entity);
+            break;
+        case game__op_add_lifetime:
+            done = game_add_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity) ||
+                   game_has_lifetime(w, c.entity);
+            break;
+        case game__op_set_lifetime:
+            done = game_set_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_lifetime:
+            game_remove_lifetime(w, c.entity);
+            break;
+        case game__op_add_radius:
+            done = game_add_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity) ||
+                   game_has_radius(w, c.entity);
+            break;
+        case game__op_set_radius:
+            done = game_set_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity);
+            break;
+        case game__op_remove_radius:
+            game_remove_radius(w, c.entity);
+            break;
+        case game__op_add_player:
+            done = game_add_player(w, c.entity) || !game_alive(w, c.entity) ||
+                   game_has_player(w, c.entity);
+            break;
+        case game__op_remove_player:
+            game_remove_player(w, c.entity);
+            break;
+        case game__op_add_asteroid:
+            done = game_add_asteroid(w, c.entity) || !game_alive(w, c.entity) ||
+                   game_has_asteroid(w, c.entity);
+            break;
+        case game__op_remove_asteroid:
+            game_remove_asteroid(w, c.entity);
+            break;
+        case game__op_add_bullet:
+            done = game_add_bullet(w, c.entity) || !game_alive(w, c.entity) ||
+                   game_has_bullet(w, c.entity);
+            break;
+        case game__op_remove_bullet:
+            game_remove_bullet(w, c.entity);
+            break;
+        case game__op_add_frozen:
+            done = game_add_frozen(w, c.entity) || !game_alive(w, c.entity) ||
+                   game_has_frozen(w, c.entity);
+            break;
+        case game__op_remove_frozen:
+            game_remove_frozen(w, c.entity);
+            break;
+        }
+        if (!done) break;
+    }
+    uint32_t left = w->deferred.count - k;
+    if (left && k) memmove(w->deferred.commands, w->deferred.commands + k, left * sizeof *w->deferred.commands);
+    w->deferred.count = left;
+    if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
+    return left == 0;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 game_world_t *game_world_new(void) {
@@ -640,6 +1043,8 @@ void game_world_free(game_world_t *w) {
     game__bullet_fini(&w->components.bullet);
     game__frozen_fini(&w->components.frozen);
     ecs_free(w->pending.ids);
+    ecs_free(w->deferred.commands);
+    ecs_free(w->deferred.values);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }

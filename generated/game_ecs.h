@@ -185,6 +185,25 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
+/* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
+ * add or set the index of its value. */
+typedef struct {
+    ecs_entity_t entity;
+    uint32_t op, value;
+} game__command_t;
+
+typedef union {
+    game_position_t position;
+    game_velocity_t velocity;
+    game_health_t health;
+    game_name_t name;
+    game_target_t target;
+    game_cargo_t cargo;
+    game_mood_t mood;
+    game_lifetime_t lifetime;
+    game_radius_t radius;
+} game__value_t;
+
 typedef struct game_world {
     ecs_entities_t entities;
     game_components_t components;
@@ -199,6 +218,13 @@ typedef struct game_world {
         ecs_entity_t *ids;
         uint32_t count, capacity;
     } pending;
+    /* Changes recorded to be made later (game_apply_deferred). */
+    struct {
+        game__command_t *commands;
+        uint32_t count, capacity;
+        game__value_t *values;
+        uint32_t value_count, value_capacity;
+    } deferred;
 } game_world_t;
 
 /* ---- World and entities ------------------------------------------------------------ */
@@ -583,14 +609,17 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, remove components of it.id and change any
- * values. Removing components from, or destroying, OTHER entities may make the loop visit
- * an entity twice or skip one: collect them and do it after the loop.
- * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * In the body these are safe: changing values, destroying it.id, adding or removing
+ * components of it.id, adding components to other entities, spawning. Every entity that
+ * matches when the loop starts, and still matches when its turn comes, is visited once;
+ * one that comes to match during the loop may or may not be (a spawned one never is).
+ * Destroying OTHER entities or removing their components may make the loop visit an entity
+ * twice or skip one: record those with the game_defer_ calls and apply them after the loop
+ * (see "Deferred changes" below, and docs/iteration.md).
  * Owned queries: an entity that comes to match one joins its group when the next loop or
  * view starts, so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: do that after it. (Also should the list of such
- * entities fail to grow: then groups take them at once.)
+ * can move rows under the outer loop: defer those adds, or start the inner loop after it.
+ * (Also should the list of such entities fail to grow: then groups take them at once.)
  */
 
 typedef struct game_iter {
@@ -674,9 +703,10 @@ static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t sign
  * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
  * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
  * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
- * the row up. Either way the view holds while the loop only reads and writes values: any
- * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
- * and apply them after the loop, or use GAME_EACH_<Q>). A non-owned view's count is 0 when
+ * the row up. Either way the view holds while the loop only changes values and spawns
+ * entities without components: any other spawn, destroy, add, remove, or set that adds a
+ * component, invalidates it. Record those with the game_defer_ calls and apply them
+ * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement, expiring. Not owned: none. */
 
@@ -724,6 +754,71 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
         .entity = w->components.lifetime.set.dense,
         .lifetime = { w->components.lifetime.seconds },
     };
+}
+
+/* ---- Deferred changes: a command buffer -------------------------------------------- */
+/* Some changes must not happen inside a loop (docs/iteration.md has the rules): destroying,
+ * or removing components from, an entity other than it.id in a GAME_EACH loop, and any
+ * spawn with components, destroy, add, remove or set that adds a component in a view's loop.
+ * Record them with the game_defer_ calls and apply them after the loop:
+ *     for (size_t i = 0; i < v.count; i++)
+ *         if (...) game_defer_destroy(w, v.entity[i]);
+ *     game_apply_deferred(w);
+ * Recording moves nothing: no row, no pool, no id. Each call returns false (and records
+ * nothing) when e is stale or out of memory.
+ * game_apply_deferred makes the changes in the order recorded, each as the
+ * immediate call would when its turn comes: a change to an entity destroyed by then is
+ * skipped, an add of a component the entity has by then changes nothing. A successful
+ * game_world_from_json discards the changes still waiting. */
+bool game_defer_destroy(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
+bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
+bool game_defer_remove_position(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
+bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
+bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
+bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
+bool game_defer_remove_health(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
+bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
+bool game_defer_remove_name(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
+bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
+bool game_defer_remove_target(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
+bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
+bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
+bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
+bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
+bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
+bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
+bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
+bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_player(game_world_t *w, ecs_entity_t e);
+bool game_defer_remove_player(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e);
+bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e);
+bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e);
+bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e);
+bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e);
+/* Spawns an entity with no components now (safe in any loop: it is not visited) and
+ * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
+ * limit is reached or out of memory. */
+ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc);
+
+/* Makes the recorded changes, in order. True when all are done; false when memory ran out
+ * part way: the changes made are gone from the buffer, the one that failed and those after
+ * it wait for the next call. Call it after the loop, never inside one. */
+bool game_apply_deferred(game_world_t *w);
+
+/* The number of changes recorded and not applied yet. */
+static inline size_t game_deferred_count(const game_world_t *w) {
+    return w->deferred.count;
 }
 
 #endif

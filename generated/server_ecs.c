@@ -492,6 +492,283 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     return v;
 }
 
+
+/* ---- Deferred changes -------------------------------------------------------------- */
+/* A change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. */
+enum {
+    server__op_destroy,
+    server__op_add_position,
+    server__op_set_position,
+    server__op_remove_position,
+    server__op_add_velocity,
+    server__op_set_velocity,
+    server__op_remove_velocity,
+    server__op_add_health,
+    server__op_set_health,
+    server__op_remove_health,
+    server__op_add_name,
+    server__op_set_name,
+    server__op_remove_name,
+    server__op_add_player,
+    server__op_remove_player,
+    server__op_add_target,
+    server__op_set_target,
+    server__op_remove_target,
+    server__op_add_connection,
+    server__op_set_connection,
+    server__op_remove_connection,
+    server__op_add_replicated,
+    server__op_remove_replicated,
+};
+
+/* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
+static bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
+    void *mem;
+    if (n > w->deferred.capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.commands, n, sizeof *w->deferred.commands))) return false;
+        w->deferred.commands = mem;
+        w->deferred.capacity = n;
+    }
+    if (m > w->deferred.value_capacity) {
+        if (!(mem = ecs_realloc_array(w->deferred.values, m, sizeof *w->deferred.values))) return false;
+        w->deferred.values = mem;
+        w->deferred.value_capacity = m;
+    }
+    return true;
+}
+
+/* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+static bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
+    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
+    if (n > w->deferred.capacity || m > w->deferred.value_capacity) return false; /* full */
+    server__command_t *c = &w->deferred.commands[w->deferred.count];
+    c->entity = e;
+    c->op = op;
+    c->value = 0;
+    if (v) {
+        c->value = w->deferred.value_count;
+        w->deferred.values[w->deferred.value_count++] = *v;
+    }
+    w->deferred.count = n;
+    return true;
+}
+
+bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_destroy, NULL);
+}
+
+bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    return server__defer(w, e, server__op_add_position, &(server__value_t){ .position = v });
+}
+
+bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    return server__defer(w, e, server__op_set_position, &(server__value_t){ .position = v });
+}
+
+bool server_defer_remove_position(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_position, NULL);
+}
+
+bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    return server__defer(w, e, server__op_add_velocity, &(server__value_t){ .velocity = v });
+}
+
+bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    return server__defer(w, e, server__op_set_velocity, &(server__value_t){ .velocity = v });
+}
+
+bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_velocity, NULL);
+}
+
+bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    return server__defer(w, e, server__op_add_health, &(server__value_t){ .health = v });
+}
+
+bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    return server__defer(w, e, server__op_set_health, &(server__value_t){ .health = v });
+}
+
+bool server_defer_remove_health(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_health, NULL);
+}
+
+bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    return server__defer(w, e, server__op_add_name, &(server__value_t){ .name = v });
+}
+
+bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    return server__defer(w, e, server__op_set_name, &(server__value_t){ .name = v });
+}
+
+bool server_defer_remove_name(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_name, NULL);
+}
+
+bool server_defer_add_player(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_add_player, NULL);
+}
+
+bool server_defer_remove_player(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_player, NULL);
+}
+
+bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    return server__defer(w, e, server__op_add_target, &(server__value_t){ .target = v });
+}
+
+bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    return server__defer(w, e, server__op_set_target, &(server__value_t){ .target = v });
+}
+
+bool server_defer_remove_target(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_target, NULL);
+}
+
+bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    return server__defer(w, e, server__op_add_connection, &(server__value_t){ .connection = v });
+}
+
+bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    return server__defer(w, e, server__op_set_connection, &(server__value_t){ .connection = v });
+}
+
+bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_connection, NULL);
+}
+
+bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_add_replicated, NULL);
+}
+
+bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_replicated, NULL);
+}
+
+ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
+    ecs_entity_t e = server_spawn(w, NULL);
+    if (e == ECS_NULL || !desc) return e;
+    uint32_t count = w->deferred.count;
+    uint32_t value_count = w->deferred.value_count;
+    if (desc->position && !server__defer(w, e, server__op_add_position, &(server__value_t){ .position = *desc->position }))
+        goto no_room;
+    if (desc->velocity && !server__defer(w, e, server__op_add_velocity, &(server__value_t){ .velocity = *desc->velocity }))
+        goto no_room;
+    if (desc->health && !server__defer(w, e, server__op_add_health, &(server__value_t){ .health = *desc->health }))
+        goto no_room;
+    if (desc->name && !server__defer(w, e, server__op_add_name, &(server__value_t){ .name = *desc->name }))
+        goto no_room;
+    if (desc->player && !server__defer(w, e, server__op_add_player, NULL)) goto no_room;
+    if (desc->target && !server__defer(w, e, server__op_add_target, &(server__value_t){ .target = *desc->target }))
+        goto no_room;
+    if (desc->connection && !server__defer(w, e, server__op_add_connection, &(server__value_t){ .connection = *desc->connection }))
+        goto no_room;
+    if (desc->replicated && !server__defer(w, e, server__op_add_replicated, NULL)) goto no_room;
+    return e;
+no_room: /* take back what this call recorded, and the entity */
+    w->deferred.count = count;
+    w->deferred.value_count = value_count;
+    server_destroy(w, e);
+    return ECS_NULL;
+}
+
+bool server_apply_deferred(server_world_t *w) {
+    uint32_t k = 0;
+    for (; k < w->deferred.count; k++) {
+        server__command_t c = w->deferred.commands[k];
+        /* An add or set that returns false for a live entity without the component ran
+         * out of memory; any other false is the immediate call's own "nothing to do". */
+        bool done = true;
+        switch (c.op) {
+        case server__op_destroy:
+            server_destroy(w, c.entity);
+            break;
+        case server__op_add_position:
+            done = server_add_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity) ||
+                   server_has_position(w, c.entity);
+            break;
+        case server__op_set_position:
+            done = server_set_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_position:
+            server_remove_position(w, c.entity);
+            break;
+        case server__op_add_velocity:
+            done = server_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity) ||
+                   server_has_velocity(w, c.entity);
+            break;
+        case server__op_set_velocity:
+            done = server_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_velocity:
+            server_remove_velocity(w, c.entity);
+            break;
+        case server__op_add_health:
+            done = server_add_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity) ||
+                   server_has_health(w, c.entity);
+            break;
+        case server__op_set_health:
+            done = server_set_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_health:
+            server_remove_health(w, c.entity);
+            break;
+        case server__op_add_name:
+            done = server_add_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity) ||
+                   server_has_name(w, c.entity);
+            break;
+        case server__op_set_name:
+            done = server_set_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_name:
+            server_remove_name(w, c.entity);
+            break;
+        case server__op_add_player:
+            done = server_add_player(w, c.entity) || !server_alive(w, c.entity) ||
+                   server_has_player(w, c.entity);
+            break;
+        case server__op_remove_player:
+            server_remove_player(w, c.entity);
+            break;
+        case server__op_add_target:
+            done = server_add_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity) ||
+                   server_has_target(w, c.entity);
+            break;
+        case server__op_set_target:
+            done = server_set_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_target:
+            server_remove_target(w, c.entity);
+            break;
+        case server__op_add_connection:
+            done = server_add_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity) ||
+                   server_has_connection(w, c.entity);
+            break;
+        case server__op_set_connection:
+            done = server_set_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity);
+            break;
+        case server__op_remove_connection:
+            server_remove_connection(w, c.entity);
+            break;
+        case server__op_add_replicated:
+            done = server_add_replicated(w, c.entity) || !server_alive(w, c.entity) ||
+                   server_has_replicated(w, c.entity);
+            break;
+        case server__op_remove_replicated:
+            server_remove_replicated(w, c.entity);
+            break;
+        }
+        if (!done) break;
+    }
+    uint32_t left = w->deferred.count - k;
+    if (left && k) memmove(w->deferred.commands, w->deferred.commands + k, left * sizeof *w->deferred.commands);
+    w->deferred.count = left;
+    if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
+    return left == 0;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 server_world_t *server_world_new(void) {
@@ -508,7 +785,8 @@ server_world_t *server_world_new(void) {
         || !server__connection_reserve(&w->components.connection)
         || !server__replicated_reserve(&w->components.replicated)
         || !server__replication_scratch_fit(&w->scratch.replication, 1024u)
-        || !server__groups_pending_fit(w, 1024u)) {
+        || !server__groups_pending_fit(w, 1024u)
+        || !server__deferred_fit(w, 1024u, 1024u)) {
         server_world_free(w);
         return NULL;
     }
@@ -528,6 +806,8 @@ void server_world_free(server_world_t *w) {
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
     ecs_free(w->scratch.replication.position);
+    ecs_free(w->deferred.commands);
+    ecs_free(w->deferred.values);
     ecs_entities_fini(&w->entities);
     ecs_free(w);
 }

@@ -129,6 +129,22 @@ typedef struct {
     uint32_t capacity;
 } server__replication_scratch_t;
 
+/* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
+ * add or set the index of its value. */
+typedef struct {
+    ecs_entity_t entity;
+    uint32_t op, value;
+} server__command_t;
+
+typedef union {
+    server_position_t position;
+    server_velocity_t velocity;
+    server_health_t health;
+    server_name_t name;
+    server_target_t target;
+    server_connection_t connection;
+} server__value_t;
+
 typedef struct server_world {
     ecs_entities_t entities;
     server_components_t components;
@@ -144,12 +160,19 @@ typedef struct server_world {
     struct {
         server__replication_scratch_t replication;
     } scratch;
+    /* Changes recorded to be made later (server_apply_deferred). */
+    struct {
+        server__command_t *commands;
+        uint32_t count, capacity;
+        server__value_t *values;
+        uint32_t value_count, value_capacity;
+    } deferred;
 } server_world_t;
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
- * SERVER_WORLD_BYTES bytes in all (297024 plus sizeof(server_world_t) with 64-bit pointers),
+ * SERVER_WORLD_BYTES bytes in all (346176 plus sizeof(server_world_t) with 64-bit pointers),
  * and nothing is allocated after it: spawn returns ECS_NULL when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -417,14 +440,17 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * Inside the body it is safe to destroy it.id, remove components of it.id and change any
- * values. Removing components from, or destroying, OTHER entities may make the loop visit
- * an entity twice or skip one: collect them and do it after the loop.
- * Spawning (new entities are not visited) and adding components to it.id are safe too.
+ * In the body these are safe: changing values, destroying it.id, adding or removing
+ * components of it.id, adding components to other entities, spawning. Every entity that
+ * matches when the loop starts, and still matches when its turn comes, is visited once;
+ * one that comes to match during the loop may or may not be (a spawned one never is).
+ * Destroying OTHER entities or removing their components may make the loop visit an entity
+ * twice or skip one: record those with the server_defer_ calls and apply them after the loop
+ * (see "Deferred changes" below, and docs/iteration.md).
  * Owned queries: an entity that comes to match one joins its group when the next loop or
  * view starts, so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: do that after it. (Also should the list of such
- * entities fail to grow, or fill up in fixed storage: then groups take them at once.)
+ * can move rows under the outer loop: defer those adds, or start the inner loop after it.
+ * (Also should the list of such entities fail to grow, or fill up in fixed storage: then groups take them at once.)
  */
 
 typedef struct server_iter {
@@ -498,9 +524,10 @@ static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t 
  * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
  * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
  * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
- * the row up. Either way the view holds while the loop only reads and writes values: any
- * spawn, destroy, add, remove or set that adds a component invalidates it (collect the ids
- * and apply them after the loop, or use SERVER_EACH_<Q>). A non-owned view's count is 0 when
+ * the row up. Either way the view holds while the loop only changes values and spawns
+ * entities without components: any other spawn, destroy, add, remove, or set that adds a
+ * component, invalidates it. Record those with the server_defer_ calls and apply them
+ * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement. Not owned: replication. */
 
@@ -546,5 +573,57 @@ typedef struct server_replication_view {
 #define SERVER_REPLICATION_ROW(v, c, i) ((v).row__.c[i])
 
 server_replication_view_t server_query_replication(server_world_t *w);
+
+/* ---- Deferred changes: a command buffer -------------------------------------------- */
+/* Some changes must not happen inside a loop (docs/iteration.md has the rules): destroying,
+ * or removing components from, an entity other than it.id in a SERVER_EACH loop, and any
+ * spawn with components, destroy, add, remove or set that adds a component in a view's loop.
+ * Record them with the server_defer_ calls and apply them after the loop:
+ *     for (size_t i = 0; i < v.count; i++)
+ *         if (...) server_defer_destroy(w, v.entity[i]);
+ *     server_apply_deferred(w);
+ * Recording moves nothing: no row, no pool, no id. Each call returns false (and records
+ * nothing) when e is stale or out of memory, or when the buffer is full: it holds 1024 changes.
+ * server_apply_deferred makes the changes in the order recorded, each as the
+ * immediate call would when its turn comes: a change to an entity destroyed by then is
+ * skipped, an add of a component the entity has by then changes nothing. A successful
+ * server_world_from_json discards the changes still waiting. */
+bool server_defer_destroy(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
+bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
+bool server_defer_remove_position(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
+bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
+bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
+bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
+bool server_defer_remove_health(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
+bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
+bool server_defer_remove_name(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_player(server_world_t *w, ecs_entity_t e);
+bool server_defer_remove_player(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
+bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
+bool server_defer_remove_target(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
+bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
+bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e);
+bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e);
+bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e);
+/* Spawns an entity with no components now (safe in any loop: it is not visited) and
+ * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
+ * limit is reached or out of memory or the buffer is full. */
+ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *desc);
+
+/* Makes the recorded changes, in order. True when all are done; false when memory ran out
+ * part way: the changes made are gone from the buffer, the one that failed and those after
+ * it wait for the next call. Call it after the loop, never inside one. */
+bool server_apply_deferred(server_world_t *w);
+
+/* The number of changes recorded and not applied yet. */
+static inline size_t server_deferred_count(const server_world_t *w) {
+    return w->deferred.count;
+}
 
 #endif

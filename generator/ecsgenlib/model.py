@@ -32,6 +32,9 @@ C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn co
 
 
 PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
+# Sizes of the C element types with 64-bit pointers (enums, absent here, take 4).
+_SIZES_64 = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
+             "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
 
 
 class Names:
@@ -213,6 +216,13 @@ class Component:
         self.added_fn = names.internal(name, "added")
         self.removing_fn = names.internal(name, "removing")
         self.removed_fn = names.internal(name, "removed")
+        # Deferred changes: the recording calls, and each one's command code.
+        self.defer_add_fn = names.fn("defer", "add", name)
+        self.defer_set_fn = names.fn("defer", "set", name)
+        self.defer_remove_fn = names.fn("defer", "remove", name)
+        self.op_add = names.internal("op", "add", name)
+        self.op_set = names.internal("op", "set", name)
+        self.op_remove = names.internal("op", "remove", name)
         self.groups = []  # the groups owning this pool, outer first
         # A constant per component for the iteration macros to tell, at compile time, which
         # owning group a list of components names: 64 bits of a hash of the name.
@@ -230,6 +240,17 @@ class Component:
         return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
 
     @property
+    def bytes_64(self):
+        """sizeof the component's struct with 64-bit pointers and 4-byte enums (each scalar
+        aligned to its size), for the header's comment on fixed storage."""
+        offset, align = 0, 1
+        for f in self.fields:
+            size = _SIZES_64.get(f.element_c_type, 4)
+            offset = -(-offset // size) * size + size * (f.type.length or 1)
+            align = max(align, size)
+        return -(-offset // align) * align
+
+    @property
     def kind(self):
         return "tag" if self.tag else "singleton" if self.singleton else "data"
 
@@ -238,8 +259,9 @@ class Component:
         if self.singleton:
             return [self.singleton_fn]
         if self.tag:
-            return [self.has_fn, self.add_fn, self.remove_fn]
-        return [self.has_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn]
+            return [self.has_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
+        return [self.has_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn,
+                self.defer_add_fn, self.defer_set_fn, self.defer_remove_fn]
 
     def values_text(self, values):
         """A prefab's values as schema-style text, every field (defaults included)."""
@@ -265,9 +287,9 @@ class Component:
         if self.singleton:
             out.append(self.singleton_fn)
         else:
-            out += [self.has_fn, self.add_fn, self.remove_fn]
+            out += [self.has_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
             if not self.tag:
-                out += [self.get_fn, self.set_fn, self.ref_fn]
+                out += [self.get_fn, self.set_fn, self.ref_fn, self.defer_set_fn]
         return out
 
 
@@ -367,7 +389,8 @@ class Schema:
         self.iter_type, self.iter_tag = n.type("iter"), n.fn("iter")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
-            "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json")}
+            "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
+            "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count")}
         self.world_bytes_macro = n.macro("WORLD_BYTES")
         self.each_macro = n.macro("EACH")
         self.each_without_macro = n.macro("EACH", "WITHOUT")
@@ -379,6 +402,13 @@ class Schema:
         self.flush_fn = self.names.internal("groups", "flush")
         self.pending_fn = self.names.internal("groups", "pending")
         self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
+        # Deferred changes: a command, the union of the values set/add commands carry.
+        self.command_type = self.names.internal("command_t")
+        self.value_type = self.names.internal("value_t")
+        self.deferred_fit_fn = self.names.internal("deferred", "fit")
+        self.deferred_grown_fn = self.names.internal("deferred", "grown")
+        self.defer_fn = self.names.internal("defer")
+        self.op_destroy = self.names.internal("op", "destroy")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
@@ -401,6 +431,9 @@ class Schema:
             rows += f" + sizeof(ecs_entity_t) + {len(q.data)}u * sizeof(uint32_t)"
         if self.groups:  # the ids waiting to join groups
             rows += " + sizeof(ecs_entity_t)"
+        rows += f" + sizeof({self.command_type})"  # deferred commands, and their values
+        if self.data:
+            rows += f" + sizeof({self.value_type})"
         return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
@@ -409,10 +442,9 @@ class Schema:
         """world_bytes less the struct, for 64-bit pointers and 4-byte enums, for the header's comment."""
         n = self.max_entities
         pages = -(-n // PAGE_SIZE)
-        sizes = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
-                 "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
-        row = sum(sizes.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
+        row = sum(_SIZES_64.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
         row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
+        row += 16 + max((c.bytes_64 for c in self.data), default=0)  # a command and a value
         return n * 8 + len(self.pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     @property
@@ -422,7 +454,8 @@ class Schema:
         n = f"{self.max_entities}u"
         return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.pooled] +
                 [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries] +
-                ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []))
+                ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []) +
+                [f"{self.deferred_fit_fn}(w, {n}, {n})"])
 
     def upper_internal(self, what):
         return f"{self.names.upper}__{what}"

@@ -280,7 +280,8 @@ def c_name_clashes(doc):
         claim(f"{up}_{fixed}", "fixed")
     for fixed in ("world", "components", "singletons", "spawn_desc", "iter", "world_new", "world_free",
                   "spawn", "destroy", "alive", "count", "world_to_json", "world_from_json", "world_save",
-                  "world_load", "entity_to_json", "world_init", "world_fini", "query", "view"):
+                  "world_load", "entity_to_json", "world_init", "world_fini", "query", "view",
+                  "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count"):
         claim(f"{p}_{fixed}", "fixed")
         claim(f"{p}_{fixed}_t", "fixed")
     for cname, spec in doc["components"].items():
@@ -293,7 +294,8 @@ def c_name_clashes(doc):
             claim(f"{p}_singleton_{cname}", owner)
         else:
             claim(f"{p}_{cname}_pool_t", owner)
-            for verb in ("has", "add", "remove") + (() if spec.get("tag") else ("get", "set", "ref")):
+            verbs = ("has", "add", "remove", "defer_add", "defer_remove")
+            for verb in verbs + (() if spec.get("tag") else ("get", "set", "ref", "defer_set")):
                 claim(f"{p}_{verb}_{cname}", owner)
             if not spec.get("tag"):
                 claim(f"{p}_{cname}_ref_t", owner)
