@@ -188,6 +188,9 @@ typedef struct game_singletons {
 typedef struct game_world {
     ecs_entities_t entities;
     game_components_t components;
+    /* Bit k % 64 of word k / 64 is set while the k-th pool (schema order) has members
+     * (read-only): destroy and the JSON writer visit only those pools. */
+    uint64_t nonempty_pools[1];
     game_singletons_t singletons;
     /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
     struct {

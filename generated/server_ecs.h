@@ -132,6 +132,9 @@ typedef struct {
 typedef struct server_world {
     ecs_entities_t entities;
     server_components_t components;
+    /* Bit k % 64 of word k / 64 is set while the k-th pool (schema order) has members
+     * (read-only): destroy and the JSON writer visit only those pools. */
+    uint64_t nonempty_pools[1];
     /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
     struct {
         uint32_t g0; /* movement */
