@@ -425,7 +425,8 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  * an entity twice or skip one: collect them and do it after the loop.
  * Spawning (new entities are not visited) and adding components to it.id are safe too.
  * Owned queries: an entity that comes to match one joins its group when the next loop or
- * view starts, so starting a loop or view inside a loop that spawned or added components
+ * view starts (a spawned one joins at once when it lands at the group's next row, which
+ * moves nothing), so starting a loop or view inside a loop that spawned or added components
  * can move rows under the outer loop: do that after it. (Also should the list of such
  * entities fail to grow, or fill up in fixed storage: then groups take them at once.)
  */
