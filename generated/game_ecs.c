@@ -615,8 +615,9 @@ static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
 }
 
 /* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
- * once when that row is the group's next row in every pool it owns (nothing moves, as in a
- * loop that spawns); otherwise e waits in the pending list, for this group and the rest. */
+ * once when that row is the group's next row in every pool it owns (nothing moves, so a
+ * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
+ * group and the ones after it. */
 static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
     uint32_t n;
     n = w->groups.g0;
