@@ -30,11 +30,14 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (p->set.count == p->set.capacity && !editor__position_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     return true;
 }
 
-static void editor__position_erase(editor_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_position_pool_t *p = &w->components.position;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -92,11 +95,14 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (p->set.count == p->set.capacity && !editor__velocity_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     return true;
 }
 
-static void editor__velocity_erase(editor_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_velocity_pool_t *p = &w->components.velocity;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -154,11 +160,14 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     if (p->set.count == p->set.capacity && !editor__health_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     return true;
 }
 
-static void editor__health_erase(editor_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_health_pool_t *p = &w->components.health;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
@@ -188,11 +197,14 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     if (p->set.count == p->set.capacity && !editor__name_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     return true;
 }
 
-static void editor__name_erase(editor_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_name_pool_t *p = &w->components.name;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
@@ -213,11 +225,14 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !editor__player_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     return true;
 }
 
-static void editor__player_erase(editor_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_player_pool_t *p = &w->components.player;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
 
 static void editor__player_fini(editor_player_pool_t *p) {
@@ -235,11 +250,14 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !editor__selected_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     return true;
 }
 
-static void editor__selected_erase(editor_selected_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_selected_pool_t *p = &w->components.selected;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
 
 static void editor__selected_fini(editor_selected_pool_t *p) {
@@ -267,11 +285,14 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     if (p->set.count == p->set.capacity && !editor__gizmo_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     return true;
 }
 
-static void editor__gizmo_erase(editor_gizmo_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_gizmo_pool_t *p = &w->components.gizmo;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
@@ -352,6 +373,23 @@ static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;
+}
+
+/* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
+ * once when that row is the group's next row in every pool it owns (nothing moves, so a
+ * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
+ * group and the ones after it. */
+static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e) {
+    uint32_t n;
+    n = w->groups.g0;
+    if (ecs_sparse_row(&w->components.position.set, e) == n &&
+        ecs_sparse_row(&w->components.velocity.set, e) == n) {
+        w->groups.g0 = n + 1u;
+    } else if (ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE &&
+               ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE) {
+        editor__groups_pending(w, e);
+        return;
+    }
 }
 
 /* After position was added to e: the groups it completes will take e, those it excludes drop e. */
@@ -706,7 +744,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->player && !editor__player_insert(w, e)) goto out_of_memory;
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
-    editor__groups_pending(w, e);
+    editor__groups_spawned(w, e);
     return e;
 out_of_memory:
     editor_destroy(w, e);
@@ -732,15 +770,22 @@ ecs_entity_t editor_spawn_spawn_point(editor_world_t *w) {
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row;
     editor__group0_drop(w, e);
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__position_erase(&w->components.position, e, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__velocity_erase(&w->components.velocity, e, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__health_erase(&w->components.health, e, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__name_erase(&w->components.name, e, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__player_erase(&w->components.player, e, row);
-    if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__selected_erase(&w->components.selected, e, row);
-    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__gizmo_erase(&w->components.gizmo, e, row);
+    /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            uint32_t row;
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__position_erase(w, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__velocity_erase(w, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__health_erase(w, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__name_erase(w, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__player_erase(w, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__selected_erase(w, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__gizmo_erase(w, e, row); break;
+            }
+        }
+    }
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -772,7 +817,7 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     editor__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    editor__position_erase(&w->components.position, e, row);
+    editor__position_erase(w, e, row);
     return true;
 }
 
@@ -802,7 +847,7 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     editor__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    editor__velocity_erase(&w->components.velocity, e, row);
+    editor__velocity_erase(w, e, row);
     return true;
 }
 
@@ -823,7 +868,7 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__health_erase(&w->components.health, e, row);
+    editor__health_erase(w, e, row);
     return true;
 }
 
@@ -844,7 +889,7 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__name_erase(&w->components.name, e, row);
+    editor__name_erase(w, e, row);
     return true;
 }
 
@@ -857,7 +902,7 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__player_erase(&w->components.player, e, row);
+    editor__player_erase(w, e, row);
     return true;
 }
 
@@ -870,7 +915,7 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__selected_erase(&w->components.selected, e, row);
+    editor__selected_erase(w, e, row);
     return true;
 }
 
@@ -891,7 +936,7 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__gizmo_erase(&w->components.gizmo, e, row);
+    editor__gizmo_erase(w, e, row);
     return true;
 }
 
@@ -1057,31 +1102,52 @@ static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gi
 static const char *const editor__json__document_keys[] = { "schema", "version", "singletons", "entities" };
 static const char *const editor__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "selected", "gizmo" };
 
-/* e (live) as an object: its id, then its components in schema order. */
+/* e (live) as an object: its id, then its components in schema order (the order of the
+ * bits of nonempty_pools: only pools with members are looked at). */
 static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    if (editor_has_position(w, e)) {
-        editor_position_t v = editor_get_position(w, e);
-        if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
-    }
-    if (editor_has_velocity(w, e)) {
-        editor_velocity_t v = editor_get_velocity(w, e);
-        if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
-    }
-    if (editor_has_health(w, e)) {
-        editor_health_t v = editor_get_health(w, e);
-        if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
-    }
-    if (editor_has_name(w, e)) {
-        editor_name_t v = editor_get_name(w, e);
-        if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
-    }
-    if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-    if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
-    if (editor_has_gizmo(w, e)) {
-        editor_gizmo_t v = editor_get_gizmo(w, e);
-        if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0:
+                if (editor_has_position(w, e)) {
+                    editor_position_t v = editor_get_position(w, e);
+                    if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
+                }
+                break;
+            case 1:
+                if (editor_has_velocity(w, e)) {
+                    editor_velocity_t v = editor_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
+                }
+                break;
+            case 2:
+                if (editor_has_health(w, e)) {
+                    editor_health_t v = editor_get_health(w, e);
+                    if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
+                }
+                break;
+            case 3:
+                if (editor_has_name(w, e)) {
+                    editor_name_t v = editor_get_name(w, e);
+                    if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
+                }
+                break;
+            case 4:
+                if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+                break;
+            case 5:
+                if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
+                break;
+            case 6:
+                if (editor_has_gizmo(w, e)) {
+                    editor_gizmo_t v = editor_get_gizmo(w, e);
+                    if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
+                }
+                break;
+            }
+        }
     }
     return o;
 fail:

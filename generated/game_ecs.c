@@ -30,11 +30,14 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     if (p->set.count == p->set.capacity && !game__position_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     return true;
 }
 
-static void game__position_erase(game_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_position_pool_t *p = &w->components.position;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -92,11 +95,14 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     if (p->set.count == p->set.capacity && !game__velocity_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     return true;
 }
 
-static void game__velocity_erase(game_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_velocity_pool_t *p = &w->components.velocity;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -154,11 +160,14 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     if (p->set.count == p->set.capacity && !game__health_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     return true;
 }
 
-static void game__health_erase(game_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_health_pool_t *p = &w->components.health;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
@@ -188,11 +197,14 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     if (p->set.count == p->set.capacity && !game__name_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     return true;
 }
 
-static void game__name_erase(game_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_name_pool_t *p = &w->components.name;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
@@ -220,11 +232,14 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     if (p->set.count == p->set.capacity && !game__target_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     return true;
 }
 
-static void game__target_erase(game_target_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_target_pool_t *p = &w->components.target;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
     p->entity[row] = p->entity[from];
 }
@@ -255,11 +270,14 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     if (p->set.count == p->set.capacity && !game__cargo_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     return true;
 }
 
-static void game__cargo_erase(game_cargo_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_cargo_pool_t *p = &w->components.cargo;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
     memcpy(p->items[row], p->items[from], sizeof p->items[row]);
     p->count[row] = p->count[from];
@@ -289,11 +307,14 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     if (p->set.count == p->set.capacity && !game__mood_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     return true;
 }
 
-static void game__mood_erase(game_mood_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_mood_pool_t *p = &w->components.mood;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
     p->state[row] = p->state[from];
 }
@@ -321,11 +342,14 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     if (p->set.count == p->set.capacity && !game__lifetime_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
     return true;
 }
 
-static void game__lifetime_erase(game_lifetime_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
     if (from == row) return;
     p->seconds[row] = p->seconds[from];
 }
@@ -372,11 +396,14 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     if (p->set.count == p->set.capacity && !game__radius_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 8);
     return true;
 }
 
-static void game__radius_erase(game_radius_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_radius_pool_t *p = &w->components.radius;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
     if (from == row) return;
     p->metres[row] = p->metres[from];
 }
@@ -397,11 +424,14 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !game__player_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 9);
     return true;
 }
 
-static void game__player_erase(game_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_player_pool_t *p = &w->components.player;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
 
 static void game__player_fini(game_player_pool_t *p) {
@@ -419,11 +449,14 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !game__asteroid_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 10);
     return true;
 }
 
-static void game__asteroid_erase(game_asteroid_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_asteroid_pool_t *p = &w->components.asteroid;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
 
 static void game__asteroid_fini(game_asteroid_pool_t *p) {
@@ -441,11 +474,14 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !game__bullet_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 11);
     return true;
 }
 
-static void game__bullet_erase(game_bullet_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_bullet_pool_t *p = &w->components.bullet;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
 
 static void game__bullet_fini(game_bullet_pool_t *p) {
@@ -463,11 +499,14 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !game__frozen_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 12);
     return true;
 }
 
-static void game__frozen_erase(game_frozen_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_frozen_pool_t *p = &w->components.frozen;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
 
 static void game__frozen_fini(game_frozen_pool_t *p) {
@@ -573,6 +612,32 @@ static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;
+}
+
+/* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
+ * once when that row is the group's next row in every pool it owns (nothing moves, so a
+ * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
+ * group and the ones after it. */
+static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
+    uint32_t n;
+    n = w->groups.g0;
+    if (ecs_sparse_row(&w->components.lifetime.set, e) == n) {
+        w->groups.g0 = n + 1u;
+    } else if (ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE) {
+        game__groups_pending(w, e);
+        return;
+    }
+    n = w->groups.g1;
+    if (ecs_sparse_row(&w->components.position.set, e) == n &&
+        ecs_sparse_row(&w->components.velocity.set, e) == n &&
+        ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE) {
+        w->groups.g1 = n + 1u;
+    } else if (ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE &&
+               ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE &&
+               ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE) {
+        game__groups_pending(w, e);
+        return;
+    }
 }
 
 /* After position was added to e: the groups it completes will take e, those it excludes drop e. */
@@ -1067,7 +1132,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->asteroid && !game__asteroid_insert(w, e)) goto out_of_memory;
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
-    game__groups_pending(w, e);
+    game__groups_spawned(w, e);
     return e;
 out_of_memory:
     game_destroy(w, e);
@@ -1108,22 +1173,29 @@ ecs_entity_t game_spawn_bullet(game_world_t *w) {
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row;
     game__group1_drop(w, e);
     game__group0_drop(w, e);
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(&w->components.position, e, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__velocity_erase(&w->components.velocity, e, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__health_erase(&w->components.health, e, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__name_erase(&w->components.name, e, row);
-    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__target_erase(&w->components.target, e, row);
-    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__cargo_erase(&w->components.cargo, e, row);
-    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__mood_erase(&w->components.mood, e, row);
-    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__lifetime_erase(&w->components.lifetime, e, row);
-    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__radius_erase(&w->components.radius, e, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__player_erase(&w->components.player, e, row);
-    if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__asteroid_erase(&w->components.asteroid, e, row);
-    if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__bullet_erase(&w->components.bullet, e, row);
-    if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__frozen_erase(&w->components.frozen, e, row);
+    /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            uint32_t row;
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(w, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__velocity_erase(w, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__health_erase(w, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__name_erase(w, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__target_erase(w, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__cargo_erase(w, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__mood_erase(w, e, row); break;
+            case 7: if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__lifetime_erase(w, e, row); break;
+            case 8: if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__radius_erase(w, e, row); break;
+            case 9: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__player_erase(w, e, row); break;
+            case 10: if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__asteroid_erase(w, e, row); break;
+            case 11: if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__bullet_erase(w, e, row); break;
+            case 12: if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__frozen_erase(w, e, row); break;
+            }
+        }
+    }
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -1155,7 +1227,7 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     game__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    game__position_erase(&w->components.position, e, row);
+    game__position_erase(w, e, row);
     return true;
 }
 
@@ -1185,7 +1257,7 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     game__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    game__velocity_erase(&w->components.velocity, e, row);
+    game__velocity_erase(w, e, row);
     return true;
 }
 
@@ -1206,7 +1278,7 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__health_erase(&w->components.health, e, row);
+    game__health_erase(w, e, row);
     return true;
 }
 
@@ -1227,7 +1299,7 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__name_erase(&w->components.name, e, row);
+    game__name_erase(w, e, row);
     return true;
 }
 
@@ -1248,7 +1320,7 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__target_erase(&w->components.target, e, row);
+    game__target_erase(w, e, row);
     return true;
 }
 
@@ -1269,7 +1341,7 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__cargo_erase(&w->components.cargo, e, row);
+    game__cargo_erase(w, e, row);
     return true;
 }
 
@@ -1290,7 +1362,7 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__mood_erase(&w->components.mood, e, row);
+    game__mood_erase(w, e, row);
     return true;
 }
 
@@ -1320,7 +1392,7 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     game__lifetime_removing(w, e);
     row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
-    game__lifetime_erase(&w->components.lifetime, e, row);
+    game__lifetime_erase(w, e, row);
     return true;
 }
 
@@ -1341,7 +1413,7 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__radius_erase(&w->components.radius, e, row);
+    game__radius_erase(w, e, row);
     return true;
 }
 
@@ -1354,7 +1426,7 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__player_erase(&w->components.player, e, row);
+    game__player_erase(w, e, row);
     return true;
 }
 
@@ -1367,7 +1439,7 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__asteroid_erase(&w->components.asteroid, e, row);
+    game__asteroid_erase(w, e, row);
     return true;
 }
 
@@ -1380,7 +1452,7 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__bullet_erase(&w->components.bullet, e, row);
+    game__bullet_erase(w, e, row);
     return true;
 }
 
@@ -1396,7 +1468,7 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__frozen_erase(&w->components.frozen, e, row);
+    game__frozen_erase(w, e, row);
     game__frozen_removed(w, e);
     return true;
 }
@@ -1704,50 +1776,83 @@ static const char *const game__json__document_keys[] = { "schema", "version", "s
 static const char *const game__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "target", "cargo", "mood", "lifetime", "radius", "player", "asteroid", "bullet", "frozen" };
 static const char *const game__json__singleton_keys[] = { "clock" };
 
-/* e (live) as an object: its id, then its components in schema order. */
+/* e (live) as an object: its id, then its components in schema order (the order of the
+ * bits of nonempty_pools: only pools with members are looked at). */
 static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    if (game_has_position(w, e)) {
-        game_position_t v = game_get_position(w, e);
-        if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0:
+                if (game_has_position(w, e)) {
+                    game_position_t v = game_get_position(w, e);
+                    if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
+                }
+                break;
+            case 1:
+                if (game_has_velocity(w, e)) {
+                    game_velocity_t v = game_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
+                }
+                break;
+            case 2:
+                if (game_has_health(w, e)) {
+                    game_health_t v = game_get_health(w, e);
+                    if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
+                }
+                break;
+            case 3:
+                if (game_has_name(w, e)) {
+                    game_name_t v = game_get_name(w, e);
+                    if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
+                }
+                break;
+            case 4:
+                if (game_has_target(w, e)) {
+                    game_target_t v = game_get_target(w, e);
+                    if (!ecs_json_put(o, "target", game__target_to_json(&v))) goto fail;
+                }
+                break;
+            case 5:
+                if (game_has_cargo(w, e)) {
+                    game_cargo_t v = game_get_cargo(w, e);
+                    if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
+                }
+                break;
+            case 6:
+                if (game_has_mood(w, e)) {
+                    game_mood_t v = game_get_mood(w, e);
+                    if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
+                }
+                break;
+            case 7:
+                if (game_has_lifetime(w, e)) {
+                    game_lifetime_t v = game_get_lifetime(w, e);
+                    if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
+                }
+                break;
+            case 8:
+                if (game_has_radius(w, e)) {
+                    game_radius_t v = game_get_radius(w, e);
+                    if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
+                }
+                break;
+            case 9:
+                if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+                break;
+            case 10:
+                if (game_has_asteroid(w, e) && !ecs_json_put(o, "asteroid", cJSON_CreateTrue())) goto fail;
+                break;
+            case 11:
+                if (game_has_bullet(w, e) && !ecs_json_put(o, "bullet", cJSON_CreateTrue())) goto fail;
+                break;
+            case 12:
+                if (game_has_frozen(w, e) && !ecs_json_put(o, "frozen", cJSON_CreateTrue())) goto fail;
+                break;
+            }
+        }
     }
-    if (game_has_velocity(w, e)) {
-        game_velocity_t v = game_get_velocity(w, e);
-        if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
-    }
-    if (game_has_health(w, e)) {
-        game_health_t v = game_get_health(w, e);
-        if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
-    }
-    if (game_has_name(w, e)) {
-        game_name_t v = game_get_name(w, e);
-        if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
-    }
-    if (game_has_target(w, e)) {
-        game_target_t v = game_get_target(w, e);
-        if (!ecs_json_put(o, "target", game__target_to_json(&v))) goto fail;
-    }
-    if (game_has_cargo(w, e)) {
-        game_cargo_t v = game_get_cargo(w, e);
-        if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
-    }
-    if (game_has_mood(w, e)) {
-        game_mood_t v = game_get_mood(w, e);
-        if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
-    }
-    if (game_has_lifetime(w, e)) {
-        game_lifetime_t v = game_get_lifetime(w, e);
-        if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
-    }
-    if (game_has_radius(w, e)) {
-        game_radius_t v = game_get_radius(w, e);
-        if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
-    }
-    if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-    if (game_has_asteroid(w, e) && !ecs_json_put(o, "asteroid", cJSON_CreateTrue())) goto fail;
-    if (game_has_bullet(w, e) && !ecs_json_put(o, "bullet", cJSON_CreateTrue())) goto fail;
-    if (game_has_frozen(w, e) && !ecs_json_put(o, "frozen", cJSON_CreateTrue())) goto fail;
     return o;
 fail:
     cJSON_Delete(o);

@@ -30,11 +30,14 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     if (p->set.count == p->set.capacity && !server__position_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     return true;
 }
 
-static void server__position_erase(server_position_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_position_pool_t *p = &w->components.position;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -99,11 +102,14 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     if (p->set.count == p->set.capacity && !server__velocity_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     return true;
 }
 
-static void server__velocity_erase(server_velocity_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_velocity_pool_t *p = &w->components.velocity;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
@@ -168,11 +174,14 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     if (p->set.count == p->set.capacity && !server__health_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     return true;
 }
 
-static void server__health_erase(server_health_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_health_pool_t *p = &w->components.health;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
@@ -209,11 +218,14 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     if (p->set.count == p->set.capacity && !server__name_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     return true;
 }
 
-static void server__name_erase(server_name_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_name_pool_t *p = &w->components.name;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
@@ -240,11 +252,14 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !server__player_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     return true;
 }
 
-static void server__player_erase(server_player_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_player_pool_t *p = &w->components.player;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
@@ -274,11 +289,14 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     if (p->set.count == p->set.capacity && !server__target_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     return true;
 }
 
-static void server__target_erase(server_target_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_target_pool_t *p = &w->components.target;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
     p->entity[row] = p->entity[from];
 }
@@ -315,11 +333,14 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     if (p->set.count == p->set.capacity && !server__connection_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     return true;
 }
 
-static void server__connection_erase(server_connection_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_connection_pool_t *p = &w->components.connection;
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
     p->peer[row] = p->peer[from];
     p->ping_ms[row] = p->ping_ms[from];
@@ -349,11 +370,14 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     if (p->set.count == p->set.capacity && !server__replicated_grow(p)) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
     return true;
 }
 
-static void server__replicated_erase(server_replicated_pool_t *p, ecs_entity_t e, uint32_t row) {
+static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_replicated_pool_t *p = &w->components.replicated;
     ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
@@ -435,6 +459,23 @@ static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
     }
     w->pending.ids[n] = e;
     w->pending.count = n + 1u;
+}
+
+/* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
+ * once when that row is the group's next row in every pool it owns (nothing moves, so a
+ * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
+ * group and the ones after it. */
+static void server__groups_spawned(server_world_t *w, ecs_entity_t e) {
+    uint32_t n;
+    n = w->groups.g0;
+    if (ecs_sparse_row(&w->components.position.set, e) == n &&
+        ecs_sparse_row(&w->components.velocity.set, e) == n) {
+        w->groups.g0 = n + 1u;
+    } else if (ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE &&
+               ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE) {
+        server__groups_pending(w, e);
+        return;
+    }
 }
 
 /* After position was added to e: the groups it completes will take e, those it excludes drop e. */
@@ -825,7 +866,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
-    server__groups_pending(w, e);
+    server__groups_spawned(w, e);
     return e;
 out_of_memory:
     server_destroy(w, e);
@@ -844,16 +885,23 @@ ecs_entity_t server_spawn_ship(server_world_t *w) {
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row;
     server__group0_drop(w, e);
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(&w->components.position, e, row);
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__velocity_erase(&w->components.velocity, e, row);
-    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__health_erase(&w->components.health, e, row);
-    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__name_erase(&w->components.name, e, row);
-    if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__player_erase(&w->components.player, e, row);
-    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__target_erase(&w->components.target, e, row);
-    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__connection_erase(&w->components.connection, e, row);
-    if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__replicated_erase(&w->components.replicated, e, row);
+    /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            uint32_t row;
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(w, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__velocity_erase(w, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__health_erase(w, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__name_erase(w, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__player_erase(w, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__target_erase(w, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__connection_erase(w, e, row); break;
+            case 7: if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__replicated_erase(w, e, row); break;
+            }
+        }
+    }
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -885,7 +933,7 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     server__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    server__position_erase(&w->components.position, e, row);
+    server__position_erase(w, e, row);
     return true;
 }
 
@@ -915,7 +963,7 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     if (row == ECS_ROW_NONE) return false;
     server__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    server__velocity_erase(&w->components.velocity, e, row);
+    server__velocity_erase(w, e, row);
     return true;
 }
 
@@ -936,7 +984,7 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__health_erase(&w->components.health, e, row);
+    server__health_erase(w, e, row);
     return true;
 }
 
@@ -957,7 +1005,7 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__name_erase(&w->components.name, e, row);
+    server__name_erase(w, e, row);
     return true;
 }
 
@@ -970,7 +1018,7 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__player_erase(&w->components.player, e, row);
+    server__player_erase(w, e, row);
     return true;
 }
 
@@ -991,7 +1039,7 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__target_erase(&w->components.target, e, row);
+    server__target_erase(w, e, row);
     return true;
 }
 
@@ -1012,7 +1060,7 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__connection_erase(&w->components.connection, e, row);
+    server__connection_erase(w, e, row);
     return true;
 }
 
@@ -1025,7 +1073,7 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__replicated_erase(&w->components.replicated, e, row);
+    server__replicated_erase(w, e, row);
     return true;
 }
 
@@ -1212,36 +1260,59 @@ static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, serv
 static const char *const server__json__document_keys[] = { "schema", "version", "singletons", "entities" };
 static const char *const server__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "target", "connection", "replicated" };
 
-/* e (live) as an object: its id, then its components in schema order. */
+/* e (live) as an object: its id, then its components in schema order (the order of the
+ * bits of nonempty_pools: only pools with members are looked at). */
 static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    if (server_has_position(w, e)) {
-        server_position_t v = server_get_position(w, e);
-        if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
+    for (uint32_t k = 0; k < 1u; k++) {
+        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            switch (k * 64u + ecs_lowest_bit(bits)) {
+            case 0:
+                if (server_has_position(w, e)) {
+                    server_position_t v = server_get_position(w, e);
+                    if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
+                }
+                break;
+            case 1:
+                if (server_has_velocity(w, e)) {
+                    server_velocity_t v = server_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
+                }
+                break;
+            case 2:
+                if (server_has_health(w, e)) {
+                    server_health_t v = server_get_health(w, e);
+                    if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
+                }
+                break;
+            case 3:
+                if (server_has_name(w, e)) {
+                    server_name_t v = server_get_name(w, e);
+                    if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
+                }
+                break;
+            case 4:
+                if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
+                break;
+            case 5:
+                if (server_has_target(w, e)) {
+                    server_target_t v = server_get_target(w, e);
+                    if (!ecs_json_put(o, "target", server__target_to_json(&v))) goto fail;
+                }
+                break;
+            case 6:
+                if (server_has_connection(w, e)) {
+                    server_connection_t v = server_get_connection(w, e);
+                    if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
+                }
+                break;
+            case 7:
+                if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
+                break;
+            }
+        }
     }
-    if (server_has_velocity(w, e)) {
-        server_velocity_t v = server_get_velocity(w, e);
-        if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
-    }
-    if (server_has_health(w, e)) {
-        server_health_t v = server_get_health(w, e);
-        if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
-    }
-    if (server_has_name(w, e)) {
-        server_name_t v = server_get_name(w, e);
-        if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
-    }
-    if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-    if (server_has_target(w, e)) {
-        server_target_t v = server_get_target(w, e);
-        if (!ecs_json_put(o, "target", server__target_to_json(&v))) goto fail;
-    }
-    if (server_has_connection(w, e)) {
-        server_connection_t v = server_get_connection(w, e);
-        if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
-    }
-    if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
     return o;
 fail:
     cJSON_Delete(o);

@@ -148,6 +148,9 @@ typedef union {
 typedef struct server_world {
     ecs_entities_t entities;
     server_components_t components;
+    /* Bit k % 64 of word k / 64 is set while the k-th pool (schema order) has members
+     * (read-only): destroy and the JSON writer visit only those pools. */
+    uint64_t nonempty_pools[1];
     /* Members of each owning group (read-only): rows 0..g-1 of each pool it owns. */
     struct {
         uint32_t g0; /* movement */
@@ -448,7 +451,8 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  * twice or skip one: record those with the server_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
  * Owned queries: an entity that comes to match one joins its group when the next loop or
- * view starts, so starting a loop or view inside a loop that spawned or added components
+ * view starts (a spawned one joins at once when it lands at the group's next row, which
+ * moves nothing), so starting a loop or view inside a loop that spawned or added components
  * can move rows under the outer loop: defer those adds, or start the inner loop after it.
  * (Also should the list of such entities fail to grow, or fill up in fixed storage: then groups take them at once.)
  */

@@ -29,6 +29,17 @@ static inline ecs_entity_t ecs_entity_make(uint32_t index, uint32_t generation) 
     return ((ecs_entity_t)generation << 32) | ((ecs_entity_t)index + 1u);
 }
 
+/* The index of the lowest set bit of x (x != 0): for walking a bitmask set bit by set bit. */
+static inline unsigned ecs_lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned k = 0;
+    while (!(x & 1u)) x >>= 1, k++;
+    return k;
+#endif
+}
+
 /* A caller-owned error: the first failure's message, with the JSON path where it applies. */
 typedef struct ecs_error {
     char message[512];

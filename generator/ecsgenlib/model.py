@@ -229,6 +229,17 @@ class Component:
         self.signature_value = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
         self.signature = f"UINT64_C(0x{self.signature_value:016x})"
         self.excluding_groups = []  # the groups whose `none` names this component, outer first
+        self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
+
+    @property
+    def pool_word(self):
+        """The word of the world's nonempty_pools holding this pool's bit."""
+        return self.pool_index // 64
+
+    @property
+    def pool_bit(self):
+        """This pool's bit in its word of nonempty_pools, as a C constant."""
+        return f"(UINT64_C(1) << {self.pool_index % 64})"
 
     @property
     def pooled(self):
@@ -409,6 +420,7 @@ class Schema:
         self.deferred_grown_fn = self.names.internal("deferred", "grown")
         self.defer_fn = self.names.internal("defer")
         self.op_destroy = self.names.internal("op", "destroy")
+        self.spawned_fn = self.names.internal("groups", "spawned")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
@@ -463,6 +475,11 @@ class Schema:
     @property
     def pooled(self):
         return [c for c in self.components if c.pooled]
+
+    @property
+    def pool_words(self):
+        """The 64-bit words of the world's nonempty_pools: one bit per pool."""
+        return (len(self.pooled) + 63) // 64
 
     @property
     def data(self):
@@ -521,6 +538,8 @@ def build_model(document, file):
         if component:
             schema.components.append(component)
             by_name[cname] = component
+    for k, component in enumerate(schema.pooled):
+        component.pool_index = k
     if document["components"] and not schema.pooled and not errors:
         errors.append(SchemaError(file, "components", "every component is a singleton",
                                   "an ECS needs at least one per-entity component"))

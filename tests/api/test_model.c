@@ -157,6 +157,15 @@ static void check_all(const kit_world_t *w_const) {
     MCHECK(w->components.link.set.count == n_link);
     MCHECK(w->components.hidden.set.count == n_hidden);
     MCHECK(w->components.marked.set.count == n_marked);
+    /* nonempty_pools holds exactly the pools with members, bit k for the k-th pool in schema
+     * order: destroy and the JSON writer skip the others. */
+    const ecs_sparse_t *pools[] = { &w->components.scalars.set, &w->components.floats.set, &w->components.label.set,
+                                    &w->components.arrays.set, &w->components.state.set, &w->components.link.set,
+                                    &w->components.pos.set, &w->components.vel.set, &w->components.hidden.set,
+                                    &w->components.marked.set };
+    for (unsigned k = 0; k < sizeof pools / sizeof *pools; k++)
+        MCHECK(((w->nonempty_pools[0] >> k) & 1u) == (pools[k]->count > 0));
+    MCHECK(w->nonempty_pools[0] >> (sizeof pools / sizeof *pools) == 0);
 
     /* EACH over two components visits exactly the model's intersection, once each, with
      * rows that hold the entity's values. */

@@ -111,6 +111,14 @@ static void check_world(rel_world_t *w) {
         seen++;
     }
     CHECK_EQ(seen, moving);
+    /* nonempty_pools holds exactly the pools with members (bit k: the k-th pool in schema
+     * order), whatever allocation failed: destroy visits only those pools. */
+    const ecs_sparse_t *pools[] = { &w->components.pos.set, &w->components.vel.set, &w->components.hp.set,
+                                    &w->components.label.set, &w->components.inv.set, &w->components.flag.set,
+                                    &w->components.frozen.set };
+    for (unsigned k = 0; k < sizeof pools / sizeof *pools; k++)
+        CHECK_EQ((w->nonempty_pools[0] >> k) & 1u, (uint64_t)(pools[k]->count > 0));
+    CHECK_EQ(w->nonempty_pools[0] >> (sizeof pools / sizeof *pools), (uint64_t)0);
 }
 
 /* ---- Checked calls: each updates the model only when the call says it succeeded ---------- */
