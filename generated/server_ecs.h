@@ -521,12 +521,12 @@ static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t 
 /* ---- Query views ------------------------------------------------------------------- */
 /* server_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
  * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
- *     game_movement_view_t v = game_query_movement(w);
+ *     server_movement_view_t v = server_query_movement(w);
  *     for (size_t i = 0; i < v.count; i++)
- *         v.position.x[GAME_MOVEMENT_ROW(v, position, i)] += ...;
+ *         use(v.position.x[SERVER_MOVEMENT_ROW(v, position, i)]);
  * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
- * in `all`, ROW is plain i, and v.position.x[i] += v.velocity.x[i] * dt vectorises; the
- * rows are independent, so `#pragma omp parallel for` splits the loop across cores. A
+ * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
+ * are independent, so `#pragma omp parallel for` splits the loop across cores. A
  * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
  * the row up. Either way the view holds while the loop only changes values and spawns
  * entities without components: any other spawn, destroy, add, remove, or set that adds a

@@ -52,8 +52,8 @@ def parse_args(argv):
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("schema", help="the schema file, e.g. schema/game.json")
     parser.add_argument("--out", metavar="DIR",
-                        help="write <name>_ecs.h and <name>_ecs.c into DIR, which must exist "
-                             "(e.g. --out build/); unchanged files are not rewritten")
+                        help="write <name>_ecs.h and <name>_ecs.c into DIR, made if missing (only when the "
+                             "schema is valid) (e.g. --out build/); unchanged files are not rewritten")
     parser.add_argument("--docs", metavar="FILE",
                         help="write a Markdown reference of the schema (components, fields, types, "
                              "defaults, queries, prefabs, generated names) to FILE (e.g. --docs game.md)")
@@ -70,10 +70,10 @@ def parse_args(argv):
         parser.error("--check writes nothing: drop --out, --docs and --depfile, or --check")
     if not args.check and not args.out and not args.docs:
         parser.error("--out DIR is required (or --docs FILE, or --check to validate only)")
-    if args.out and not os.path.isdir(args.out):
-        parser.error(f"--out {args.out}: no such directory")
-    if args.docs and not os.path.isdir(os.path.dirname(os.path.abspath(args.docs))):
-        parser.error(f"--docs {args.docs}: no such directory")
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        parser.error(f"--out {args.out}: not a directory")
+    if args.docs and os.path.isdir(args.docs):
+        parser.error(f"--docs {args.docs}: is a directory, expected a file name")
     return args
 
 
@@ -98,6 +98,10 @@ def main(argv=None):
         return 1
     if args.check:
         return 0
+    # Directories are made only now, so a bad schema leaves no trace.
+    for path in [*outputs, args.depfile or ""]:
+        if os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
     pipeline.write_outputs(outputs, args.depfile, inputs)
     return 0
 

@@ -288,7 +288,7 @@ static bool ecs_json_read_integer(ecs_json_ctx_t *c, const cJSON *v, int64_t min
                 *magnitude = (uint64_t)fabs(d);
                 ok = true;
             } else if (strings) {
-                why = " (write integers beyond 2^53 as strings, e.g. \"18446744073709551615\")";
+                why = " (write integers from 2^53 on as strings, e.g. \"9007199254740993\")";
             }
         }
     } else if (strings && cJSON_IsString(v)) {

@@ -4,11 +4,11 @@
  * Format rules (DESIGN §6), decided here once for every schema:
  * - f32/f64: the shortest decimal that reads back bit-exact (inserted with cJSON_CreateRaw,
  *   since cJSON's own %1.15g rounds). JSON has no NaN or infinity: they are written as the
- *   strings "NaN", "Infinity" and "-Infinity" and read back as such (a NaN comes back as
- *   the default quiet NaN of its sign; its payload bits are not kept).
- * - i64/u64: a JSON number when |v| <= 2^53 (every reader gets it exactly), else a decimal
+ *   strings "NaN", "-NaN", "Infinity" and "-Infinity" and read back as such (a NaN comes
+ *   back as the default quiet NaN of its sign; its payload bits are not kept).
+ * - i64/u64: a JSON number when |v| < 2^53 (every reader gets it exactly), else a decimal
  *   string, because cJSON (and JavaScript) hold numbers as doubles and would round. Reads
- *   accept both; a number beyond 2^53 is refused rather than silently rounded.
+ *   accept both; a number of 2^53 or more is refused rather than silently rounded.
  * - entity ids: "<index>v<generation>" (e.g. "5v0"); ECS_NULL is null.
  * - enums: the value's name; tags: true; char[N]: a string of at most N-1 bytes. */
 #ifndef ECS_JSON_H

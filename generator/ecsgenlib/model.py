@@ -600,7 +600,12 @@ def _build_field(errors, file, component, fname, fspec, path):
         seen = {}
         for k, value in enumerate(values):
             key = value.upper()
-            if key in seen:
+            if key == "COUNT":  # <NAME>_<C>_<F>_COUNT is the number of values
+                errors.append(SchemaError(file, f"{path}.values[{k}]",
+                                          f"enum value '{value}' is reserved: its C name is the enum's value count",
+                                          "rename it, e.g. 'count_'"))
+                ok = False
+            elif key in seen:
                 errors.append(SchemaError(file, f"{path}.values[{k}]",
                                           f"duplicate enum value '{value}' (same C name as values[{seen[key]}])"))
                 ok = False

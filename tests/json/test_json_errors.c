@@ -52,7 +52,7 @@ static const struct {
       "entities[0].ints.h: expected integer in [0, 18446744073709551615], got \"18446744073709551616\"" },
     { DOC("{\"id\": \"0v0\", \"ints\": {\"d\": \"-9223372036854775809\"}}"), "entities[0].ints.d: expected integer in [-9223372036854775808, 9223372036854775807]~" },
     { DOC("{\"id\": \"0v0\", \"ints\": {\"h\": 9007199254740993}}"),
-      "entities[0].ints.h: expected integer in [0, 18446744073709551615], got 9007199254740992 (write integers beyond 2^53 as strings~" },
+      "entities[0].ints.h: expected integer in [0, 18446744073709551615], got 9007199254740992 (write integers from 2^53 on as strings~" },
     { DOC("{\"id\": \"0v0\", \"ints\": {\"c\": \"12\"}}"), "entities[0].ints.c: expected integer in [-2147483648, 2147483647], got \"12\"" },
     { DOC("{\"id\": \"0v0\", \"reals\": {\"s\": 1e39}}"), "entities[0].reals.s: expected number in f32 range~" },
     /* NUL inside a string: C strings end there, so the rest would be lost */
