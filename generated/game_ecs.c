@@ -580,8 +580,20 @@ static void game__group1_drop(game_world_t *w, ecs_entity_t e) {
 }
 
 /* Entities that may have come to match a group wait in w->pending until the next loop or
- * view starts, so that spawning or adding inside a loop moves no rows under it. */
+ * view starts, so that spawning or adding inside a loop moves no rows under it. When the
+ * list overflowed, any live entity may be waiting: check them all (O(slots), rare). */
 void game__groups_flush(game_world_t *w) {
+    if (w->pending.overflow) {
+        w->pending.overflow = false;
+        w->pending.count = 0;
+        for (uint32_t i = 0; i < w->entities.used; i++) {
+            ecs_entity_t e = ecs_entities_at(&w->entities, i);
+            if (e == ECS_NULL) continue;
+            game__group0_enter(w, e);
+            game__group1_enter(w, e);
+        }
+        return;
+    }
     for (uint32_t k = 0; k < w->pending.count; k++) {
         ecs_entity_t e = w->pending.ids[k];
         if (!ecs_entities_alive(&w->entities, e)) continue;
@@ -601,13 +613,13 @@ static bool game__groups_pending_fit(game_world_t *w, uint32_t n) {
     return true;
 }
 
-/* Notes that e may have come to match a group. When the list cannot grow (out of memory), the groups take every pending entity, and e, at once. */
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory), it overflows: the next flush checks every entity. Nothing
+ * moves here either way, so a running loop or view is undisturbed. */
 static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
+    if (w->pending.overflow) return;
     if (n == w->pending.capacity && !game__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
-        game__groups_flush(w);
-        game__group0_enter(w, e);
-        game__group1_enter(w, e);
+        w->pending.overflow = true;
         return;
     }
     w->pending.ids[n] = e;

@@ -428,8 +428,19 @@ static void server__group0_drop(server_world_t *w, ecs_entity_t e) {
 }
 
 /* Entities that may have come to match a group wait in w->pending until the next loop or
- * view starts, so that spawning or adding inside a loop moves no rows under it. */
+ * view starts, so that spawning or adding inside a loop moves no rows under it. When the
+ * list overflowed, any live entity may be waiting: check them all (O(slots), rare). */
 void server__groups_flush(server_world_t *w) {
+    if (w->pending.overflow) {
+        w->pending.overflow = false;
+        w->pending.count = 0;
+        for (uint32_t i = 0; i < w->entities.used; i++) {
+            ecs_entity_t e = ecs_entities_at(&w->entities, i);
+            if (e == ECS_NULL) continue;
+            server__group0_enter(w, e);
+        }
+        return;
+    }
     for (uint32_t k = 0; k < w->pending.count; k++) {
         ecs_entity_t e = w->pending.ids[k];
         if (!ecs_entities_alive(&w->entities, e)) continue;
@@ -449,12 +460,13 @@ static bool server__groups_pending_fit(server_world_t *w, uint32_t n) {
 }
 
 /* Notes that e may have come to match a group. When the list cannot grow (out of memory, or
- * full in fixed storage), the groups take every pending entity, and e, at once. */
+ * full in fixed storage), it overflows: the next flush checks every entity. Nothing
+ * moves here either way, so a running loop or view is undisturbed. */
 static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
+    if (w->pending.overflow) return;
     if (n == w->pending.capacity) {
-        server__groups_flush(w);
-        server__group0_enter(w, e);
+        w->pending.overflow = true;
         return;
     }
     w->pending.ids[n] = e;
