@@ -412,12 +412,13 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the editor_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
- * Owned queries: an entity that comes to match one joins its group when the next loop or
- * view starts (a spawned one joins at once when it lands at the group's next row, which
- * moves nothing), so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: defer those adds, or start the inner loop after it.
- * Rows move only when a loop or view starts: should the list of such entities fail to grow
- * (out of memory), the next start checks every entity instead.
+ * Owned queries: an entity that comes to match one joins its group, and one that gains a
+ * component the query excludes leaves it, when the next loop or view starts (a spawned one
+ * joins at once when it lands at the group's next row, which moves nothing). So starting a
+ * loop or view inside a loop that spawned with, added or removed components can move rows
+ * under the outer loop: defer those changes, or start the inner loop after it. Rows move
+ * only then: should the list of such entities fail to grow (out of
+ * memory), the next start checks every entity instead.
  */
 
 typedef struct editor_iter {
