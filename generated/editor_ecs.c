@@ -342,13 +342,29 @@ static void editor__group0_drop(editor_world_t *w, ecs_entity_t e) {
     w->groups.g0 = n - 1u;
 }
 
-/* Entities that may have come to match a group wait in w->pending until the next loop or
- * view starts, so that spawning or adding inside a loop moves no rows under it. */
+/* Brings e's memberships up to date: e leaves the groups a component it gained excludes
+ * (inner first), then enters those it matches. */
+static void editor__groups_settle(editor_world_t *w, ecs_entity_t e) {
+    editor__group0_enter(w, e);
+}
+
+/* Entities that may have come to match a group, or stopped matching one by gaining a
+ * component it excludes, wait in w->pending until the next loop or view starts: spawning
+ * and adding inside a loop move no rows under it. When the list overflowed, any live
+ * entity may be waiting: check them all (O(slots), rare). */
 void editor__groups_flush(editor_world_t *w) {
+    if (w->pending.overflow) {
+        w->pending.overflow = false;
+        w->pending.count = 0;
+        for (uint32_t i = 0; i < w->entities.used; i++) {
+            ecs_entity_t e = ecs_entities_at(&w->entities, i);
+            if (e != ECS_NULL) editor__groups_settle(w, e);
+        }
+        return;
+    }
     for (uint32_t k = 0; k < w->pending.count; k++) {
         ecs_entity_t e = w->pending.ids[k];
-        if (!ecs_entities_alive(&w->entities, e)) continue;
-        editor__group0_enter(w, e);
+        if (ecs_entities_alive(&w->entities, e)) editor__groups_settle(w, e);
     }
     w->pending.count = 0;
 }
@@ -363,12 +379,13 @@ static bool editor__groups_pending_fit(editor_world_t *w, uint32_t n) {
     return true;
 }
 
-/* Notes that e may have come to match a group. When the list cannot grow (out of memory), the groups take every pending entity, and e, at once. */
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory), it overflows: the next flush checks every entity. Nothing
+ * moves here either way, so a running loop or view is undisturbed. */
 static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
+    if (w->pending.overflow) return;
     if (n == w->pending.capacity && !editor__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
-        editor__groups_flush(w);
-        editor__group0_enter(w, e);
+        w->pending.overflow = true;
         return;
     }
     w->pending.ids[n] = e;
@@ -392,7 +409,8 @@ static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e) {
     }
 }
 
-/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After position was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void editor__position_added(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }
@@ -402,7 +420,8 @@ static void editor__position_removing(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void editor__velocity_added(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }

@@ -148,10 +148,12 @@ typedef struct editor_world {
     struct {
         uint32_t g0; /* movement */
     } groups;
-    /* Entities that may have come to match a group since the last loop or view started. */
+    /* Entities that may have come to match a group since the last loop or view started;
+     * overflow: the list could not hold them all, so the next flush checks every entity. */
     struct {
         ecs_entity_t *ids;
         uint32_t count, capacity;
+        bool overflow;
     } pending;
     struct {
         editor__selection_scratch_t selection;
@@ -410,11 +412,13 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the editor_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
- * Owned queries: an entity that comes to match one joins its group when the next loop or
- * view starts (a spawned one joins at once when it lands at the group's next row, which
- * moves nothing), so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: defer those adds, or start the inner loop after it.
- * (Also should the list of such entities fail to grow: then groups take them at once.)
+ * Owned queries: an entity that comes to match one joins its group, and one that gains a
+ * component the query excludes leaves it, when the next loop or view starts (a spawned one
+ * joins at once when it lands at the group's next row, which moves nothing). So starting a
+ * loop or view inside a loop that spawned with, added or removed components can move rows
+ * under the outer loop: defer those changes, or start the inner loop after it. Rows move
+ * only then: should the list of such entities fail to grow (out of
+ * memory), the next start checks every entity instead.
  */
 
 typedef struct editor_iter {
@@ -464,7 +468,7 @@ void editor__groups_flush(editor_world_t *w);
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
-    if (w->pending.count) editor__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, sets);
 }
@@ -510,7 +514,7 @@ typedef struct editor_movement_view {
 #define EDITOR_MOVEMENT_ROW(v, c, i) (i)
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
-    if (w->pending.count) editor__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
     return (editor_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.dense,

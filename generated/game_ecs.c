@@ -579,14 +579,32 @@ static void game__group1_drop(game_world_t *w, ecs_entity_t e) {
     w->groups.g1 = n - 1u;
 }
 
-/* Entities that may have come to match a group wait in w->pending until the next loop or
- * view starts, so that spawning or adding inside a loop moves no rows under it. */
+/* Brings e's memberships up to date: e leaves the groups a component it gained excludes
+ * (inner first), then enters those it matches. */
+static void game__groups_settle(game_world_t *w, ecs_entity_t e) {
+    if (ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE)
+        game__group1_leave(w, e);
+    game__group0_enter(w, e);
+    game__group1_enter(w, e);
+}
+
+/* Entities that may have come to match a group, or stopped matching one by gaining a
+ * component it excludes, wait in w->pending until the next loop or view starts: spawning
+ * and adding inside a loop move no rows under it. When the list overflowed, any live
+ * entity may be waiting: check them all (O(slots), rare). */
 void game__groups_flush(game_world_t *w) {
+    if (w->pending.overflow) {
+        w->pending.overflow = false;
+        w->pending.count = 0;
+        for (uint32_t i = 0; i < w->entities.used; i++) {
+            ecs_entity_t e = ecs_entities_at(&w->entities, i);
+            if (e != ECS_NULL) game__groups_settle(w, e);
+        }
+        return;
+    }
     for (uint32_t k = 0; k < w->pending.count; k++) {
         ecs_entity_t e = w->pending.ids[k];
-        if (!ecs_entities_alive(&w->entities, e)) continue;
-        game__group0_enter(w, e);
-        game__group1_enter(w, e);
+        if (ecs_entities_alive(&w->entities, e)) game__groups_settle(w, e);
     }
     w->pending.count = 0;
 }
@@ -601,13 +619,13 @@ static bool game__groups_pending_fit(game_world_t *w, uint32_t n) {
     return true;
 }
 
-/* Notes that e may have come to match a group. When the list cannot grow (out of memory), the groups take every pending entity, and e, at once. */
+/* Notes that e may have come to match a group. When the list cannot grow (out of memory), it overflows: the next flush checks every entity. Nothing
+ * moves here either way, so a running loop or view is undisturbed. */
 static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
+    if (w->pending.overflow) return;
     if (n == w->pending.capacity && !game__groups_pending_fit(w, n < 64u ? 64u : n > UINT32_MAX / 2u ? UINT32_MAX : n * 2u)) {
-        game__groups_flush(w);
-        game__group0_enter(w, e);
-        game__group1_enter(w, e);
+        w->pending.overflow = true;
         return;
     }
     w->pending.ids[n] = e;
@@ -640,7 +658,8 @@ static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
     }
 }
 
-/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After position was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void game__position_added(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
@@ -650,7 +669,8 @@ static void game__position_removing(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void game__velocity_added(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
@@ -660,7 +680,8 @@ static void game__velocity_removing(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
-/* After lifetime was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After lifetime was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void game__lifetime_added(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
@@ -670,9 +691,10 @@ static void game__lifetime_removing(game_world_t *w, ecs_entity_t e) {
     game__group0_leave(w, e);
 }
 
-/* After frozen was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After frozen was added to e: the groups it completes will take e, those it excludes drop e,
+ * when the next loop or view starts. */
 static void game__frozen_added(game_world_t *w, ecs_entity_t e) {
-    game__group1_leave(w, e);
+    game__groups_pending(w, e);
 }
 
 /* After frozen left e: the groups it excluded may take e. */

@@ -427,13 +427,29 @@ static void server__group0_drop(server_world_t *w, ecs_entity_t e) {
     w->groups.g0 = n - 1u;
 }
 
-/* Entities that may have come to match a group wait in w->pending until the next loop or
- * view starts, so that spawning or adding inside a loop moves no rows under it. */
+/* Brings e's memberships up to date: e leaves the groups a component it gained excludes
+ * (inner first), then enters those it matches. */
+static void server__groups_settle(server_world_t *w, ecs_entity_t e) {
+    server__group0_enter(w, e);
+}
+
+/* Entities that may have come to match a group, or stopped matching one by gaining a
+ * component it excludes, wait in w->pending until the next loop or view starts: spawning
+ * and adding inside a loop move no rows under it. When the list overflowed, any live
+ * entity may be waiting: check them all (O(slots), rare). */
 void server__groups_flush(server_world_t *w) {
+    if (w->pending.overflow) {
+        w->pending.overflow = false;
+        w->pending.count = 0;
+        for (uint32_t i = 0; i < w->entities.used; i++) {
+            ecs_entity_t e = ecs_entities_at(&w->entities, i);
+            if (e != ECS_NULL) server__groups_settle(w, e);
+        }
+        return;
+    }
     for (uint32_t k = 0; k < w->pending.count; k++) {
         ecs_entity_t e = w->pending.ids[k];
-        if (!ecs_entities_alive(&w->entities, e)) continue;
-        server__group0_enter(w, e);
+        if (ecs_entities_alive(&w->entities, e)) server__groups_settle(w, e);
     }
     w->pending.count = 0;
 }
@@ -449,12 +465,13 @@ static bool server__groups_pending_fit(server_world_t *w, uint32_t n) {
 }
 
 /* Notes that e may have come to match a group. When the list cannot grow (out of memory, or
- * full in fixed storage), the groups take every pending entity, and e, at once. */
+ * full in fixed storage), it overflows: the next flush checks every entity. Nothing
+ * moves here either way, so a running loop or view is undisturbed. */
 static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
     uint32_t n = w->pending.count;
+    if (w->pending.overflow) return;
     if (n == w->pending.capacity) {
-        server__groups_flush(w);
-        server__group0_enter(w, e);
+        w->pending.overflow = true;
         return;
     }
     w->pending.ids[n] = e;
@@ -478,7 +495,8 @@ static void server__groups_spawned(server_world_t *w, ecs_entity_t e) {
     }
 }
 
-/* After position was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After position was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void server__position_added(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }
@@ -488,7 +506,8 @@ static void server__position_removing(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
-/* After velocity was added to e: the groups it completes will take e, those it excludes drop e. */
+/* After velocity was added to e: the groups it completes will take e,
+ * when the next loop or view starts. */
 static void server__velocity_added(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }

@@ -155,10 +155,12 @@ typedef struct server_world {
     struct {
         uint32_t g0; /* movement */
     } groups;
-    /* Entities that may have come to match a group since the last loop or view started. */
+    /* Entities that may have come to match a group since the last loop or view started;
+     * overflow: the list could not hold them all, so the next flush checks every entity. */
     struct {
         ecs_entity_t *ids;
         uint32_t count, capacity;
+        bool overflow;
     } pending;
     struct {
         server__replication_scratch_t replication;
@@ -450,11 +452,13 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the server_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
- * Owned queries: an entity that comes to match one joins its group when the next loop or
- * view starts (a spawned one joins at once when it lands at the group's next row, which
- * moves nothing), so starting a loop or view inside a loop that spawned or added components
- * can move rows under the outer loop: defer those adds, or start the inner loop after it.
- * (Also should the list of such entities fail to grow, or fill up in fixed storage: then groups take them at once.)
+ * Owned queries: an entity that comes to match one joins its group, and one that gains a
+ * component the query excludes leaves it, when the next loop or view starts (a spawned one
+ * joins at once when it lands at the group's next row, which moves nothing). So starting a
+ * loop or view inside a loop that spawned with, added or removed components can move rows
+ * under the outer loop: defer those changes, or start the inner loop after it. Rows move
+ * only then: should the list of such entities fail to grow (full in fixed storage, or out of
+ * memory), the next start checks every entity instead.
  */
 
 typedef struct server_iter {
@@ -506,7 +510,7 @@ void server__groups_flush(server_world_t *w);
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
-    if (w->pending.count) server__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) server__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, sets);
 }
@@ -552,7 +556,7 @@ typedef struct server_movement_view {
 #define SERVER_MOVEMENT_ROW(v, c, i) (i)
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
-    if (w->pending.count) server__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) server__groups_flush(w);
     return (server_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.dense,

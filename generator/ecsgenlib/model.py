@@ -421,6 +421,7 @@ class Schema:
         self.defer_fn = self.names.internal("defer")
         self.op_destroy = self.names.internal("op", "destroy")
         self.spawned_fn = self.names.internal("groups", "spawned")
+        self.settle_fn = self.names.internal("groups", "settle")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",

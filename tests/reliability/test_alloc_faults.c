@@ -304,8 +304,8 @@ int main(void) {
             reported += failed_calls;
             CHECK(h.injected > 0); /* the k-th allocation happened and failed */
             /* Some call said so, or the library did without that memory (the owning groups'
-             * pending list: entities then enter their groups at once); either way the model
-             * checks above held after every call. */
+             * pending list: it overflows, and the next loop or view checks every entity);
+             * either way the model checks above held after every call. */
             absorbed += failed_calls == 0;
             CHECK_EQ(h.live, 0); /* nothing leaked */
             if (check_failures != before) {
