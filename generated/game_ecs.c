@@ -2009,11 +2009,13 @@ static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_worl
     return true;
 }
 
-/* Two passes over "entities": the first checks everything and collects every id the document
- * mentions; then the ids are restored in w and the second pass adds the components. */
+/* Two passes over "entities" (list; NULL when the document has none): the first checks
+ * everything and collects every id it mentions (beside those the singletons mentioned); then
+ * the ids are restored in w, also when there are no entities, and the second pass adds the
+ * components. */
 static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game_world_t *w) {
-    if (!ecs_json_check_array(c, list, -1)) return false;
-    int n = cJSON_GetArraySize(list);
+    if (list && !ecs_json_check_array(c, list, -1)) return false;
+    int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
     if (!ids) return ecs_json_oom(c);
     const cJSON *o;
@@ -2050,6 +2052,7 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
         return false;
     const cJSON *group = cJSON_GetObjectItemCaseSensitive(doc, "singletons");
     size_t mark;
+    c->record = true; /* a singleton's entity fields are references too: restoring keeps them stale */
     if (group) {
         mark = ecs_json_enter(c, "singletons");
         if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 1, "singleton")) return false;
@@ -2062,7 +2065,6 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
         ecs_json_leave(c, mark);
     }
     group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
-    if (!group) return true;
     mark = ecs_json_enter(c, "entities");
     if (!game__json__entities_from(c, group, w)) return false;
     ecs_json_leave(c, mark);

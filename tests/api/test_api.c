@@ -1,6 +1,7 @@
-/* test_api.c: the generated API of DESIGN §3 (all but the JSON calls) on the kitchen schema
- * (tests/schemas/kitchen.json): worlds, spawn, prefabs, the component calls, defaults,
- * singletons, direct field access, and the iteration macros with changes inside the loop. */
+/* test_api.c: the generated API of DESIGN §3 on the kitchen schema (tests/schemas/kitchen.json):
+ * worlds, spawn, prefabs, the component calls, defaults, singletons (and their entity fields
+ * through a JSON load), direct field access, and the iteration macros with changes inside the
+ * loop. The other JSON tests are in tests/json. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -362,6 +363,62 @@ static void test_singletons(void) {
     CHECK(kit_singleton_counter(w2) != c);
     kit_world_free(w);
     kit_world_free(w2);
+}
+
+/* A singleton's entity field is a reference like any other (DESIGN §6): after a load it names
+ * the same slot generation, so a stale one stays stale however many entities are spawned, also
+ * when the document holds no entities at all; and a later generation of a live slot is refused. */
+static bool spawns_avoid(kit_world_t *w, ecs_entity_t stale, int spawns) {
+    bool ok = !kit_alive(w, stale);
+    for (int k = 0; k < spawns; k++) ok = ok && kit_spawn(w, NULL) != stale && !kit_alive(w, stale);
+    return ok;
+}
+
+static void test_singleton_stale_reference(void) {
+    ecs_error_t err = { 0 };
+    /* A stale reference beside a live entity, loaded into a fresh world and into the same one. */
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t gone = kit_spawn(w, NULL), kept = kit_spawn(w, NULL);
+    kit_singleton_counter(w)->last = gone;
+    CHECK(kit_destroy(w, gone));
+    char *json = kit_world_to_json(w);
+    for (int same = 0; same < 2; same++) {
+        kit_world_t *back = same ? w : kit_world_new();
+        CHECK(kit_world_from_json(back, json, &err));
+        CHECK_EQ(kit_singleton_counter(back)->last, gone);
+        CHECK(kit_alive(back, kept));
+        CHECK(spawns_avoid(back, gone, 100));
+        if (!same) kit_world_free(back);
+    }
+    free(json);
+    /* No entities: the reference stays stale. */
+    kit_world_t *empty = kit_world_new();
+    ecs_entity_t once = kit_spawn(empty, NULL);
+    kit_singleton_counter(empty)->last = once;
+    CHECK(kit_destroy(empty, once));
+    json = kit_world_to_json(empty);
+    CHECK(strstr(json, "\"entities\":\t[]") != NULL);
+    kit_world_t *back = kit_world_new();
+    CHECK(kit_world_from_json(back, json, &err));
+    CHECK_EQ(kit_singleton_counter(back)->last, once);
+    CHECK(spawns_avoid(back, once, 100));
+    kit_world_free(back);
+    kit_world_free(empty);
+    free(json);
+    /* No "entities" key at all; the reference has generation 0. */
+    const char *bare = "{\"schema\":\"kit\",\"version\":7,\"singletons\":{\"counter\":{\"ticks\":1,\"last\":\"3v0\"}}}";
+    CHECK(kit_world_from_json(w, bare, &err));
+    CHECK_EQ(kit_count(w), 0);
+    CHECK_EQ(kit_singleton_counter(w)->last, ecs_entity_make(3, 0));
+    CHECK(spawns_avoid(w, ecs_entity_make(3, 0), 100));
+    /* A later generation of a live slot would come alive once that entity is replaced. */
+    const char *later = "{\"schema\":\"kit\",\"version\":7,\"singletons\":{\"counter\":{\"last\":\"0v3\"}},"
+                        "\"entities\":[{\"id\":\"0v1\"}]}";
+    size_t before = kit_count(w);
+    CHECK(!kit_world_from_json(w, later, &err));
+    CHECK(strstr(err.message, "0v3") != NULL);
+    CHECK_EQ(kit_count(w), before);
+    kit_world_free(w);
 }
 
 /* The schema's max_entities (50000): spawn gives ECS_NULL at the limit and changes nothing;
@@ -756,6 +813,7 @@ int main(void) {
     test_component_calls();
     test_ref();
     test_singletons();
+    test_singleton_stale_reference();
     test_entity_limit();
     test_direct_access();
     test_each();
