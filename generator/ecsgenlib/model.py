@@ -730,12 +730,14 @@ def _decide_ownership(schema):
 def _check_clashes(errors, file, schema):
     """Refuses schemas whose names would make one C identifier twice, naming both paths."""
     owners = {}
+    reported = set()  # a component can generate one name twice (a type and its tag): say it once
 
     def claim(identifier, path, scope=None):
         key = (scope, identifier)
         other = owners.setdefault(key, path)
-        if other == path:
+        if other == path or (key, path) in reported:
             return
+        reported.add((key, path))
         where = f" in {scope}" if scope else ""
         if other.startswith("("):
             errors.append(SchemaError(file, path, f"generates the C name '{identifier}'{where}, taken by {other[1:-1]}",
