@@ -98,10 +98,6 @@ def main(argv=None):
         return 1
     if args.check:
         return 0
-    # Directories are made only now, so a bad schema leaves no trace.
-    for path in [*outputs, args.depfile or ""]:
-        if os.path.dirname(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
     pipeline.write_outputs(outputs, args.depfile, inputs)
     return 0
 

@@ -14,6 +14,7 @@ def write_if_changed(path, text):
     except OSError:
         pass
     directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)  # callers write only valid output, so no stray dirs
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
