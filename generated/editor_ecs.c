@@ -447,13 +447,14 @@ static bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint3
 
 editor_selection_view_t editor_query_selection(editor_world_t *w) {
     editor__selection_scratch_t *sc = &w->scratch.selection;
-    const ecs_sparse_t *sets[] = { &w->components.position.set, &w->components.selected.set };
-    const ecs_sparse_t *walk = ecs_cursor_smallest(2, sets).set;
+    const ecs_walk_t walks[] = { EDITOR__WALK_position(w), EDITOR__WALK_selected(w) };
+    ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
     editor_selection_view_t v = { .count = 0 };
-    if (walk->count == 0 || !editor__selection_scratch_fit(sc, walk->count)) return v;
+    uint32_t rows = *walk.limit;
+    if (rows == 0 || !editor__selection_scratch_fit(sc, rows)) return v;
     uint32_t n = 0;
-    for (uint32_t k = 0; k < walk->count; k++) {
-        ecs_entity_t e = walk->dense[k];
+    for (uint32_t k = 0; k < rows; k++) {
+        ecs_entity_t e = (*walk.dense)[k];
         if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
         if (ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE) continue;
         sc->entity[n++] = e;

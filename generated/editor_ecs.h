@@ -66,8 +66,10 @@ typedef struct editor_gizmo {
 #define EDITOR_GIZMO_DEFAULT ((editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f })
 
 /* ---- Pools and the world ----------------------------------------------------------- */
-/* A pool is a sparse set plus one dense array per field (structure of arrays): the value of
- * field x for the entity at row r is pool.x[r]. */
+/* A pool holds one array per field (structure of arrays): the value of field x for the
+ * entity at row r is pool.x[r]. Sparse storage: a sparse set maps entities to rows
+ * 0..set.count-1. Slot storage: the row is the entity's slot index, and a bit of the slot's
+ * mask (w->slot_mask) says whether the entity has the component. */
 
 typedef struct {
     ecs_sparse_t set;
@@ -207,7 +209,7 @@ static inline size_t editor_count(const editor_world_t *w) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* has: false for stale ids. get: by value; e must be live and have the component (asserts;
+/* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
@@ -217,13 +219,18 @@ static inline size_t editor_count(const editor_world_t *w) {
 static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have position. */
+static inline size_t editor_count_position(const editor_world_t *w) {
+    return w->components.position.set.count;
+}
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_position_t editor_get_position(const editor_world_t *w, ecs_entity_t e) {
     const editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
     editor_position_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -239,7 +246,7 @@ typedef struct {
 
 static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_entity_t e) {
     editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (editor_position_ref_t){ 0 };
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -248,13 +255,18 @@ static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_e
 static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have velocity. */
+static inline size_t editor_count_velocity(const editor_world_t *w) {
+    return w->components.velocity.set.count;
+}
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs_entity_t e) {
     const editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
     editor_velocity_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -270,7 +282,7 @@ typedef struct {
 
 static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_entity_t e) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (editor_velocity_ref_t){ 0 };
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -279,13 +291,18 @@ static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_e
 static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have health. */
+static inline size_t editor_count_health(const editor_world_t *w) {
+    return w->components.health.set.count;
+}
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_entity_t e) {
     const editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
     editor_health_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -301,7 +318,7 @@ typedef struct {
 
 static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entity_t e) {
     editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (editor_health_ref_t){ 0 };
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
@@ -310,13 +327,18 @@ static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entit
 static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have name. */
+static inline size_t editor_count_name(const editor_world_t *w) {
+    return w->components.name.set.count;
+}
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_t e) {
     const editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
     editor_name_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -330,7 +352,7 @@ typedef struct {
 
 static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t e) {
     editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (editor_name_ref_t){ 0 };
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
@@ -339,12 +361,22 @@ static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t 
 static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have player. */
+static inline size_t editor_count_player(const editor_world_t *w) {
+    return w->components.player.set.count;
+}
 bool editor_add_player(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
 
 /* selected */
 static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE;
+}
+
+/* The number of entities that have selected. */
+static inline size_t editor_count_selected(const editor_world_t *w) {
+    return w->components.selected.set.count;
 }
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
@@ -353,13 +385,18 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
 static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have gizmo. */
+static inline size_t editor_count_gizmo(const editor_world_t *w) {
+    return w->components.gizmo.set.count;
+}
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entity_t e) {
     const editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
     editor_gizmo_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -375,7 +412,7 @@ typedef struct {
 
 static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_t e) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (editor_gizmo_ref_t){ 0 };
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
@@ -408,7 +445,9 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
  * In the body these are safe: changing values, destroying it.id, adding or removing
  * components of it.id, adding components to other entities, spawning. Every entity that
  * matches when the loop starts, and still matches when its turn comes, is visited once;
- * one that comes to match during the loop may or may not be (a spawned one never is).
+ * one that comes to match during the loop may or may not be (a spawned one never is, unless
+ * every component named has slot storage: that loop walks the entity slots, and meets an
+ * entity spawned into a free slot it has not reached yet).
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the editor_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
@@ -437,7 +476,7 @@ typedef struct editor_iter {
 #define EDITOR_EACH(w, it, ...)                                                          \
     for (editor_iter_t it = { .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_sparse_t *const[]){ ECS_PP_MAP(EDITOR__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             (const ecs_walk_t[]){ ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -445,13 +484,33 @@ typedef struct editor_iter {
     EDITOR_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(EDITOR__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
-#define EDITOR__SET(w, c) &(w)->components.c.set
-/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
- * other pools are probed. */
-#define EDITOR__HAS(it, c)                                                       \
-    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
-                   ? (it).cursor__.next                                                      \
-                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* What each term can walk: its sparse set, or for slot storage the entity slots. */
+#define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)
+#define EDITOR__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
+#define EDITOR__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
+#define EDITOR__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
+#define EDITOR__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
+#define EDITOR__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
+#define EDITOR__WALK_selected(w) ecs_walk_set(&(w)->components.selected.set)
+#define EDITOR__WALK_gizmo(w) ecs_walk_set(&(w)->components.gizmo.set)
+/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
+ * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+#define EDITOR__HAS(it, c) \
+    (((it).c = (it).cursor__.aligned ? (it).cursor__.next : EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+#define EDITOR__ROW_position(w, e, cur) \
+    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
+#define EDITOR__ROW_velocity(w, e, cur) \
+    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
+#define EDITOR__ROW_health(w, e, cur) \
+    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
+#define EDITOR__ROW_name(w, e, cur) \
+    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
+#define EDITOR__ROW_player(w, e, cur) \
+    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
+#define EDITOR__ROW_selected(w, e, cur) \
+    ((cur).dense == &(w)->components.selected.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.selected.set, (e)))
+#define EDITOR__ROW_gizmo(w, e, cur) \
+    ((cur).dense == &(w)->components.gizmo.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.gizmo.set, (e)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void editor__groups_flush(editor_world_t *w);
 
@@ -467,12 +526,12 @@ void editor__groups_flush(editor_world_t *w);
 /* The loop's cursor: when the components named are exactly those of an owning group without
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
-static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
-    return ecs_cursor_smallest(n, sets);
+    return ecs_cursor_smallest(n, walks);
 }
-#define EDITOR__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
+#define EDITOR__NOT(it, c) (EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: EDITOR_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */

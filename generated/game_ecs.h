@@ -97,8 +97,10 @@ typedef struct game_clock {
 #define GAME_CLOCK_DEFAULT ((game_clock_t){ .frame = UINT64_C(0), .dt = 0.016666668f })
 
 /* ---- Pools and the world ----------------------------------------------------------- */
-/* A pool is a sparse set plus one dense array per field (structure of arrays): the value of
- * field x for the entity at row r is pool.x[r]. */
+/* A pool holds one array per field (structure of arrays): the value of field x for the
+ * entity at row r is pool.x[r]. Sparse storage: a sparse set maps entities to rows
+ * 0..set.count-1. Slot storage: the row is the entity's slot index, and a bit of the slot's
+ * mask (w->slot_mask) says whether the entity has the component. */
 
 typedef struct {
     ecs_sparse_t set;
@@ -280,7 +282,7 @@ static inline size_t game_count(const game_world_t *w) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* has: false for stale ids. get: by value; e must be live and have the component (asserts;
+/* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
@@ -290,13 +292,18 @@ static inline size_t game_count(const game_world_t *w) {
 static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have position. */
+static inline size_t game_count_position(const game_world_t *w) {
+    return w->components.position.set.count;
+}
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_remove_position(game_world_t *w, ecs_entity_t e);
 
 static inline game_position_t game_get_position(const game_world_t *w, ecs_entity_t e) {
     const game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
     game_position_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -312,7 +319,7 @@ typedef struct {
 
 static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_t e) {
     game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_position_ref_t){ 0 };
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -321,13 +328,18 @@ static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_
 static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have velocity. */
+static inline size_t game_count_velocity(const game_world_t *w) {
+    return w->components.velocity.set.count;
+}
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
 
 static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entity_t e) {
     const game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
     game_velocity_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -343,7 +355,7 @@ typedef struct {
 
 static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_t e) {
     game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_velocity_ref_t){ 0 };
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -352,13 +364,18 @@ static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_
 static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have health. */
+static inline size_t game_count_health(const game_world_t *w) {
+    return w->components.health.set.count;
+}
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_remove_health(game_world_t *w, ecs_entity_t e);
 
 static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t e) {
     const game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
     game_health_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -374,7 +391,7 @@ typedef struct {
 
 static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e) {
     game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_health_ref_t){ 0 };
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
@@ -383,13 +400,18 @@ static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e)
 static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have name. */
+static inline size_t game_count_name(const game_world_t *w) {
+    return w->components.name.set.count;
+}
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_remove_name(game_world_t *w, ecs_entity_t e);
 
 static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     const game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
     game_name_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -403,7 +425,7 @@ typedef struct {
 
 static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_name_ref_t){ 0 };
     return (game_name_ref_t){ .value = &p->value[row] };
 }
@@ -412,13 +434,18 @@ static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
 static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have target. */
+static inline size_t game_count_target(const game_world_t *w) {
+    return w->components.target.set.count;
+}
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_remove_target(game_world_t *w, ecs_entity_t e);
 
 static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t e) {
     const game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
     game_target_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -432,7 +459,7 @@ typedef struct {
 
 static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e) {
     game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_target_ref_t){ 0 };
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
@@ -441,13 +468,18 @@ static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e)
 static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have cargo. */
+static inline size_t game_count_cargo(const game_world_t *w) {
+    return w->components.cargo.set.count;
+}
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
 
 static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e) {
     const game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
     game_cargo_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -463,7 +495,7 @@ typedef struct {
 
 static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_cargo_ref_t){ 0 };
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
@@ -472,13 +504,18 @@ static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
 static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have mood. */
+static inline size_t game_count_mood(const game_world_t *w) {
+    return w->components.mood.set.count;
+}
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_remove_mood(game_world_t *w, ecs_entity_t e);
 
 static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     const game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
     game_mood_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -492,7 +529,7 @@ typedef struct {
 
 static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_mood_ref_t){ 0 };
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
@@ -501,13 +538,18 @@ static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
 static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have lifetime. */
+static inline size_t game_count_lifetime(const game_world_t *w) {
+    return w->components.lifetime.set.count;
+}
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
 
 static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entity_t e) {
     const game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
     game_lifetime_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -521,7 +563,7 @@ typedef struct {
 
 static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_t e) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_lifetime_ref_t){ 0 };
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
@@ -530,13 +572,18 @@ static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_
 static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have radius. */
+static inline size_t game_count_radius(const game_world_t *w) {
+    return w->components.radius.set.count;
+}
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_remove_radius(game_world_t *w, ecs_entity_t e);
 
 static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t e) {
     const game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
     game_radius_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -550,7 +597,7 @@ typedef struct {
 
 static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e) {
     game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (game_radius_ref_t){ 0 };
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
@@ -559,12 +606,22 @@ static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e)
 static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have player. */
+static inline size_t game_count_player(const game_world_t *w) {
+    return w->components.player.set.count;
+}
 bool game_add_player(game_world_t *w, ecs_entity_t e);
 bool game_remove_player(game_world_t *w, ecs_entity_t e);
 
 /* asteroid */
 static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE;
+}
+
+/* The number of entities that have asteroid. */
+static inline size_t game_count_asteroid(const game_world_t *w) {
+    return w->components.asteroid.set.count;
 }
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e);
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
@@ -573,12 +630,22 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
 static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have bullet. */
+static inline size_t game_count_bullet(const game_world_t *w) {
+    return w->components.bullet.set.count;
+}
 bool game_add_bullet(game_world_t *w, ecs_entity_t e);
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
 
 /* frozen */
 static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE;
+}
+
+/* The number of entities that have frozen. */
+static inline size_t game_count_frozen(const game_world_t *w) {
+    return w->components.frozen.set.count;
 }
 bool game_add_frozen(game_world_t *w, ecs_entity_t e);
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e);
@@ -617,7 +684,9 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
  * In the body these are safe: changing values, destroying it.id, adding or removing
  * components of it.id, adding components to other entities, spawning. Every entity that
  * matches when the loop starts, and still matches when its turn comes, is visited once;
- * one that comes to match during the loop may or may not be (a spawned one never is).
+ * one that comes to match during the loop may or may not be (a spawned one never is, unless
+ * every component named has slot storage: that loop walks the entity slots, and meets an
+ * entity spawned into a free slot it has not reached yet).
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the game_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
@@ -652,7 +721,7 @@ typedef struct game_iter {
 #define GAME_EACH(w, it, ...)                                                          \
     for (game_iter_t it = { .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_sparse_t *const[]){ ECS_PP_MAP(GAME__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             (const ecs_walk_t[]){ ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -660,13 +729,51 @@ typedef struct game_iter {
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(GAME__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
-#define GAME__SET(w, c) &(w)->components.c.set
-/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
- * other pools are probed. */
-#define GAME__HAS(it, c)                                                       \
-    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
-                   ? (it).cursor__.next                                                      \
-                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* What each term can walk: its sparse set, or for slot storage the entity slots. */
+#define GAME__WALK(w, c) GAME__WALK_##c(w)
+#define GAME__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
+#define GAME__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
+#define GAME__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
+#define GAME__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
+#define GAME__WALK_target(w) ecs_walk_set(&(w)->components.target.set)
+#define GAME__WALK_cargo(w) ecs_walk_set(&(w)->components.cargo.set)
+#define GAME__WALK_mood(w) ecs_walk_set(&(w)->components.mood.set)
+#define GAME__WALK_lifetime(w) ecs_walk_set(&(w)->components.lifetime.set)
+#define GAME__WALK_radius(w) ecs_walk_set(&(w)->components.radius.set)
+#define GAME__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
+#define GAME__WALK_asteroid(w) ecs_walk_set(&(w)->components.asteroid.set)
+#define GAME__WALK_bullet(w) ecs_walk_set(&(w)->components.bullet.set)
+#define GAME__WALK_frozen(w) ecs_walk_set(&(w)->components.frozen.set)
+/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
+ * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+#define GAME__HAS(it, c) \
+    (((it).c = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+#define GAME__ROW_position(w, e, cur) \
+    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
+#define GAME__ROW_velocity(w, e, cur) \
+    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
+#define GAME__ROW_health(w, e, cur) \
+    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
+#define GAME__ROW_name(w, e, cur) \
+    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
+#define GAME__ROW_target(w, e, cur) \
+    ((cur).dense == &(w)->components.target.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.target.set, (e)))
+#define GAME__ROW_cargo(w, e, cur) \
+    ((cur).dense == &(w)->components.cargo.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.cargo.set, (e)))
+#define GAME__ROW_mood(w, e, cur) \
+    ((cur).dense == &(w)->components.mood.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.mood.set, (e)))
+#define GAME__ROW_lifetime(w, e, cur) \
+    ((cur).dense == &(w)->components.lifetime.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.lifetime.set, (e)))
+#define GAME__ROW_radius(w, e, cur) \
+    ((cur).dense == &(w)->components.radius.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.radius.set, (e)))
+#define GAME__ROW_player(w, e, cur) \
+    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
+#define GAME__ROW_asteroid(w, e, cur) \
+    ((cur).dense == &(w)->components.asteroid.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.asteroid.set, (e)))
+#define GAME__ROW_bullet(w, e, cur) \
+    ((cur).dense == &(w)->components.bullet.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.bullet.set, (e)))
+#define GAME__ROW_frozen(w, e, cur) \
+    ((cur).dense == &(w)->components.frozen.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.frozen.set, (e)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void game__groups_flush(game_world_t *w);
 
@@ -688,12 +795,12 @@ void game__groups_flush(game_world_t *w);
 /* The loop's cursor: when the components named are exactly those of an owning group without
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
-static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
     if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
-    return ecs_cursor_smallest(n, sets);
+    return ecs_cursor_smallest(n, walks);
 }
-#define GAME__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
+#define GAME__NOT(it, c) (GAME__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: GAME_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */

@@ -533,13 +533,14 @@ static bool server__replication_scratch_fit(server__replication_scratch_t *sc, u
 
 server_replication_view_t server_query_replication(server_world_t *w) {
     server__replication_scratch_t *sc = &w->scratch.replication;
-    const ecs_sparse_t *sets[] = { &w->components.position.set, &w->components.replicated.set };
-    const ecs_sparse_t *walk = ecs_cursor_smallest(2, sets).set;
+    const ecs_walk_t walks[] = { SERVER__WALK_position(w), SERVER__WALK_replicated(w) };
+    ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
     server_replication_view_t v = { .count = 0 };
-    if (walk->count == 0 || !server__replication_scratch_fit(sc, walk->count)) return v;
+    uint32_t rows = *walk.limit;
+    if (rows == 0 || !server__replication_scratch_fit(sc, rows)) return v;
     uint32_t n = 0;
-    for (uint32_t k = 0; k < walk->count; k++) {
-        ecs_entity_t e = walk->dense[k];
+    for (uint32_t k = 0; k < rows; k++) {
+        ecs_entity_t e = (*walk.dense)[k];
         if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
         if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
         sc->entity[n++] = e;

@@ -66,8 +66,10 @@ typedef struct server_connection {
 #define SERVER_CONNECTION_DEFAULT ((server_connection_t){ .peer = 0, .ping_ms = 0 })
 
 /* ---- Pools and the world ----------------------------------------------------------- */
-/* A pool is a sparse set plus one dense array per field (structure of arrays): the value of
- * field x for the entity at row r is pool.x[r]. */
+/* A pool holds one array per field (structure of arrays): the value of field x for the
+ * entity at row r is pool.x[r]. Sparse storage: a sparse set maps entities to rows
+ * 0..set.count-1. Slot storage: the row is the entity's slot index, and a bit of the slot's
+ * mask (w->slot_mask) says whether the entity has the component. */
 
 typedef struct {
     ecs_sparse_t set;
@@ -218,7 +220,7 @@ static inline size_t server_count(const server_world_t *w) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* has: false for stale ids. get: by value; e must be live and have the component (asserts;
+/* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
@@ -228,13 +230,18 @@ static inline size_t server_count(const server_world_t *w) {
 static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have position. */
+static inline size_t server_count_position(const server_world_t *w) {
+    return w->components.position.set.count;
+}
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_remove_position(server_world_t *w, ecs_entity_t e);
 
 static inline server_position_t server_get_position(const server_world_t *w, ecs_entity_t e) {
     const server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
     server_position_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -250,7 +257,7 @@ typedef struct {
 
 static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_entity_t e) {
     server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_position_ref_t){ 0 };
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -259,13 +266,18 @@ static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_e
 static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have velocity. */
+static inline size_t server_count_velocity(const server_world_t *w) {
+    return w->components.velocity.set.count;
+}
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e);
 
 static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs_entity_t e) {
     const server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
     server_velocity_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -281,7 +293,7 @@ typedef struct {
 
 static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_entity_t e) {
     server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_velocity_ref_t){ 0 };
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
@@ -290,13 +302,18 @@ static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_e
 static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have health. */
+static inline size_t server_count_health(const server_world_t *w) {
+    return w->components.health.set.count;
+}
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_remove_health(server_world_t *w, ecs_entity_t e);
 
 static inline server_health_t server_get_health(const server_world_t *w, ecs_entity_t e) {
     const server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
     server_health_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -312,7 +329,7 @@ typedef struct {
 
 static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entity_t e) {
     server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_health_ref_t){ 0 };
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
@@ -321,13 +338,18 @@ static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entit
 static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have name. */
+static inline size_t server_count_name(const server_world_t *w) {
+    return w->components.name.set.count;
+}
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_remove_name(server_world_t *w, ecs_entity_t e);
 
 static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_t e) {
     const server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
     server_name_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -341,7 +363,7 @@ typedef struct {
 
 static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t e) {
     server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_name_ref_t){ 0 };
     return (server_name_ref_t){ .value = &p->value[row] };
 }
@@ -350,6 +372,11 @@ static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t 
 static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have player. */
+static inline size_t server_count_player(const server_world_t *w) {
+    return w->components.player.set.count;
+}
 bool server_add_player(server_world_t *w, ecs_entity_t e);
 bool server_remove_player(server_world_t *w, ecs_entity_t e);
 
@@ -357,13 +384,18 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e);
 static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have target. */
+static inline size_t server_count_target(const server_world_t *w) {
+    return w->components.target.set.count;
+}
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_remove_target(server_world_t *w, ecs_entity_t e);
 
 static inline server_target_t server_get_target(const server_world_t *w, ecs_entity_t e) {
     const server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
     server_target_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -377,7 +409,7 @@ typedef struct {
 
 static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entity_t e) {
     server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_target_ref_t){ 0 };
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
@@ -386,13 +418,18 @@ static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entit
 static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE;
 }
+
+/* The number of entities that have connection. */
+static inline size_t server_count_connection(const server_world_t *w) {
+    return w->components.connection.set.count;
+}
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_remove_connection(server_world_t *w, ecs_entity_t e);
 
 static inline server_connection_t server_get_connection(const server_world_t *w, ecs_entity_t e) {
     const server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
     server_connection_t v = { 0 };
     if (row == ECS_ROW_NONE) return v;
@@ -408,7 +445,7 @@ typedef struct {
 
 static inline server_connection_ref_t server_ref_connection(server_world_t *w, ecs_entity_t e) {
     server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&p->set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) return (server_connection_ref_t){ 0 };
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
@@ -416,6 +453,11 @@ static inline server_connection_ref_t server_ref_connection(server_world_t *w, e
 /* replicated */
 static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e) {
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE;
+}
+
+/* The number of entities that have replicated. */
+static inline size_t server_count_replicated(const server_world_t *w) {
+    return w->components.replicated.set.count;
 }
 bool server_add_replicated(server_world_t *w, ecs_entity_t e);
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e);
@@ -448,7 +490,9 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
  * In the body these are safe: changing values, destroying it.id, adding or removing
  * components of it.id, adding components to other entities, spawning. Every entity that
  * matches when the loop starts, and still matches when its turn comes, is visited once;
- * one that comes to match during the loop may or may not be (a spawned one never is).
+ * one that comes to match during the loop may or may not be (a spawned one never is, unless
+ * every component named has slot storage: that loop walks the entity slots, and meets an
+ * entity spawned into a free slot it has not reached yet).
  * Destroying OTHER entities or removing their components may make the loop visit an entity
  * twice or skip one: record those with the server_defer_ calls and apply them after the loop
  * (see "Deferred changes" below, and docs/iteration.md).
@@ -478,7 +522,7 @@ typedef struct server_iter {
 #define SERVER_EACH(w, it, ...)                                                          \
     for (server_iter_t it = { .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_sparse_t *const[]){ ECS_PP_MAP(SERVER__SET, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             (const ecs_walk_t[]){ ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
          ecs_cursor_step(&it.cursor__, &it.id);)                                                \
         if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -486,13 +530,36 @@ typedef struct server_iter {
     SERVER_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(SERVER__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
 
-#define SERVER__SET(w, c) &(w)->components.c.set
-/* The walked pool's row is the cursor's (and every pool's, walking a group): only the
- * other pools are probed. */
-#define SERVER__HAS(it, c)                                                       \
-    (((it).c = (it).cursor__.aligned || &(it).world__->components.c.set == (it).cursor__.set \
-                   ? (it).cursor__.next                                                      \
-                   : ecs_sparse_row(&(it).world__->components.c.set, (it).id)) != ECS_ROW_NONE)
+/* What each term can walk: its sparse set, or for slot storage the entity slots. */
+#define SERVER__WALK(w, c) SERVER__WALK_##c(w)
+#define SERVER__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
+#define SERVER__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
+#define SERVER__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
+#define SERVER__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
+#define SERVER__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
+#define SERVER__WALK_target(w) ecs_walk_set(&(w)->components.target.set)
+#define SERVER__WALK_connection(w) ecs_walk_set(&(w)->components.connection.set)
+#define SERVER__WALK_replicated(w) ecs_walk_set(&(w)->components.replicated.set)
+/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
+ * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+#define SERVER__HAS(it, c) \
+    (((it).c = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+#define SERVER__ROW_position(w, e, cur) \
+    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
+#define SERVER__ROW_velocity(w, e, cur) \
+    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
+#define SERVER__ROW_health(w, e, cur) \
+    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
+#define SERVER__ROW_name(w, e, cur) \
+    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
+#define SERVER__ROW_player(w, e, cur) \
+    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
+#define SERVER__ROW_target(w, e, cur) \
+    ((cur).dense == &(w)->components.target.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.target.set, (e)))
+#define SERVER__ROW_connection(w, e, cur) \
+    ((cur).dense == &(w)->components.connection.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.connection.set, (e)))
+#define SERVER__ROW_replicated(w, e, cur) \
+    ((cur).dense == &(w)->components.replicated.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.replicated.set, (e)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void server__groups_flush(server_world_t *w);
 
@@ -509,12 +576,12 @@ void server__groups_flush(server_world_t *w);
 /* The loop's cursor: when the components named are exactly those of an owning group without
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
-static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_sparse_t *const *sets) {
+static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
-    return ecs_cursor_smallest(n, sets);
+    return ecs_cursor_smallest(n, walks);
 }
-#define SERVER__NOT(it, c) (ecs_sparse_row(&(it).world__->components.c.set, (it).id) == ECS_ROW_NONE)
+#define SERVER__NOT(it, c) (SERVER__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: SERVER_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */

@@ -3,20 +3,13 @@
 
 #include "ecs_alloc.h"
 
-#define ECS_SLOT_LINK(slot) ((uint32_t)((slot) & UINT32_MAX))
-
 void ecs_entities_fini(ecs_entities_t *t) {
     ecs_free(t->slots);
     uint32_t limit = t->limit;
     *t = (ecs_entities_t){ .limit = limit };
 }
 
-static uint32_t ecs_entities_max_slots(const ecs_entities_t *t) {
-    return t->limit ? t->limit : ECS_INDEX_MAX + 1u;
-}
-
-/* Room for one more slot; false when the limit is reached or memory runs out. */
-static bool ecs_entities_grow(ecs_entities_t *t, uint32_t need) {
+bool ecs_entities_grow(ecs_entities_t *t, uint32_t need) {
     if (need <= t->capacity) return true;
     uint32_t max = ecs_entities_max_slots(t);
     if (need > max) return false;
@@ -32,38 +25,6 @@ static bool ecs_entities_grow(ecs_entities_t *t, uint32_t need) {
 
 bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n) {
     return ecs_entities_grow(t, n);
-}
-
-ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
-    uint32_t index;
-    uint32_t generation;
-    if (t->free_head) {
-        index = t->free_head - 1u;
-        generation = ecs_entity_generation(t->slots[index]);
-        t->free_head = ECS_SLOT_LINK(t->slots[index]);
-    } else {
-        if (t->used >= ecs_entities_max_slots(t) || !ecs_entities_grow(t, t->used + 1u)) return ECS_NULL;
-        index = t->used++;
-        generation = 0;
-    }
-    ecs_entity_t e = ecs_entity_make(index, generation);
-    t->slots[index] = e;
-    t->alive++;
-    return e;
-}
-
-bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e) {
-    if (!ecs_entities_alive(t, e)) return false;
-    uint32_t index = ecs_entity_index(e);
-    uint32_t generation = ecs_entity_generation(e);
-    if (generation == UINT32_MAX) {
-        t->slots[index] = 0; /* retired */
-    } else {
-        t->slots[index] = ((ecs_entity_t)(generation + 1u) << 32) | t->free_head;
-        t->free_head = index + 1u;
-    }
-    t->alive--;
-    return true;
 }
 
 bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t n, uint32_t used,

@@ -25,16 +25,54 @@ void ecs_entities_fini(ecs_entities_t *t);
  * never allocates: fixed storage. False when out of memory or n exceeds the limit. */
 bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n);
 
-/* A fresh id; ECS_NULL when the limit is reached or memory runs out. */
-ecs_entity_t ecs_entities_create(ecs_entities_t *t);
-
-/* Makes e stale; false (nothing changes) when e is not live. A slot whose generation would
- * wrap is retired rather than reissued, so no stale id can ever become live again. */
-bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e);
-
 static inline bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
     uint32_t i = ecs_entity_index(e);
     return i < t->used && t->slots[i] == e;
+}
+
+/* The most slots the table may hold. */
+static inline uint32_t ecs_entities_max_slots(const ecs_entities_t *t) {
+    return t->limit ? t->limit : ECS_INDEX_MAX + 1u;
+}
+
+/* Room for `need` slots (create's cold path); false when that passes the limit or memory
+ * runs out. */
+bool ecs_entities_grow(ecs_entities_t *t, uint32_t need);
+
+/* A fresh id; ECS_NULL when the limit is reached or memory runs out. Inline (as destroy), so
+ * generated spawn and destroy make no call into the runtime. */
+static inline ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
+    uint32_t index;
+    uint32_t generation;
+    if (t->free_head) {
+        index = t->free_head - 1u;
+        generation = ecs_entity_generation(t->slots[index]);
+        t->free_head = (uint32_t)(t->slots[index] & UINT32_MAX); /* the link to the next free slot */
+    } else {
+        if (t->used >= t->capacity && !ecs_entities_grow(t, t->used + 1u)) return ECS_NULL;
+        index = t->used++;
+        generation = 0;
+    }
+    ecs_entity_t e = ecs_entity_make(index, generation);
+    t->slots[index] = e;
+    t->alive++;
+    return e;
+}
+
+/* Makes e stale; false (nothing changes) when e is not live. A slot whose generation would
+ * wrap is retired rather than reissued, so no stale id can ever become live again. */
+static inline bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e) {
+    if (!ecs_entities_alive(t, e)) return false;
+    uint32_t index = ecs_entity_index(e);
+    uint32_t generation = ecs_entity_generation(e);
+    if (generation == UINT32_MAX) {
+        t->slots[index] = 0; /* retired */
+    } else {
+        t->slots[index] = ((ecs_entity_t)(generation + 1u) << 32) | t->free_head;
+        t->free_head = index + 1u;
+    }
+    t->alive--;
+    return true;
 }
 
 /* The id live in slot i, or ECS_NULL when the slot is free, retired or never used. */

@@ -1,41 +1,62 @@
 /* ecs_iter.h: what the generated iteration macros stand on: a cursor that walks one sparse
- * set backwards, and preprocessor helpers that apply a macro to each component named. */
+ * set (or the entity slots) backwards, and preprocessor helpers that apply a macro to each component named. */
 #ifndef ECS_ITER_H
 #define ECS_ITER_H
 
 #include "ecs_sparse.h"
 
-/* Walks the members of one set from the last row to the first. Backwards, so removing the
- * current member (which moves the last, already visited, member into its row) neither skips
- * nor repeats anyone; members added during the walk land behind it and are not visited.
- * It walks rows 0..*limit-1: all of a set (limit is its count) or an owning group's rows. */
+/* What a loop can walk: the dense entity array of a sparse set (rows 0..*count-1), or the
+ * entity table's slots (slots 0..*count-1, live ones only) for slot storage. Both through
+ * pointers, so a loop sees arrays that grow under it and counts that shrink. */
+typedef struct ecs_walk {
+    ecs_entity_t *const *dense;
+    const uint32_t *count;
+    bool slots; /* entity slots: a slot that is not live holds no id of its own index */
+} ecs_walk_t;
+
+static inline ecs_walk_t ecs_walk_set(const ecs_sparse_t *set) {
+    return (ecs_walk_t){ &set->dense, &set->count, false };
+}
+
+/* Walks one ecs_walk_t from the last row to the first. Backwards, so removing the current
+ * member (which moves the last, already visited, member into its row) neither skips nor
+ * repeats anyone; members added during the walk land behind it and are not visited. */
 typedef struct ecs_cursor {
-    const ecs_sparse_t *set;
+    ecs_entity_t *const *dense;
     const uint32_t *limit;
-    uint32_t next;  /* rows next-1 .. 0 remain; after a step, the current row */
+    uint32_t next;  /* rows next-1 .. 0 remain; after a step, the current row (or slot) */
     bool aligned;   /* walking an owning group: every term's row is the cursor's */
+    bool slots;
 } ecs_cursor_t;
 
-/* A cursor over the smallest of sets[0..n). */
-static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_sparse_t *const *sets) {
-    const ecs_sparse_t *best = sets[0];
+/* A cursor over the shortest of walks[0..n); a set rather than the slots on a tie, since a
+ * set's walk never meets an entity spawned during the loop and the slots' walk may (one
+ * that reuses a free slot the walk has not reached). */
+static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_walk_t *walks) {
+    const ecs_walk_t *best = &walks[0];
     for (size_t k = 1; k < n; k++)
-        if (sets[k]->count < best->count) best = sets[k];
-    return (ecs_cursor_t){ best, &best->count, best->count, false };
+        if (*walks[k].count < *best->count || (*walks[k].count == *best->count && best->slots && !walks[k].slots))
+            best = &walks[k];
+    return (ecs_cursor_t){ best->dense, best->count, *best->count, false, best->slots };
 }
 
 /* A cursor over the members of an owning group: rows 0..*count-1 of set (any pool the
  * group owns), where every owned pool holds the same entity. */
 static inline ecs_cursor_t ecs_cursor_group(const ecs_sparse_t *set, const uint32_t *count) {
-    return (ecs_cursor_t){ set, count, *count, true };
+    return (ecs_cursor_t){ &set->dense, count, *count, true, false };
 }
 
 /* Moves to the next member and stores it in *e; false when done. */
 static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
     if (c->next > *c->limit) c->next = *c->limit; /* rows were removed behind us */
-    if (c->next == 0) return false;
-    *e = c->set->dense[--c->next];
-    return true;
+    while (c->next) {
+        ecs_entity_t x = (*c->dense)[--c->next];
+        if (!c->slots || (x != ECS_NULL && ecs_entity_index(x) == c->next)) {
+            *e = x;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ECS_PP_MAP(m, sep, ctx, a, b, c) gives m(ctx, a) sep() m(ctx, b) sep() m(ctx, c), for 1 to

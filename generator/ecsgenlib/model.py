@@ -179,12 +179,13 @@ def value_text(field, value):
 
 
 class Component:
-    def __init__(self, names, name, doc, tag, singleton, path):
+    def __init__(self, names, name, doc, tag, singleton, path, storage="sparse"):
         self.names = names
         self.name = name
         self.doc = doc
         self.tag = tag
         self.singleton = singleton
+        self.storage = storage  # "sparse": a sparse set; "slot": a row per entity slot, a mask bit
         self.path = path
         self.fields = []
         self.type = None if tag else names.type(name)
@@ -193,6 +194,7 @@ class Component:
         self.pool_type = names.type(name, "pool") if not singleton else None
         self.default_macro = names.macro(name, "DEFAULT") if not tag else None
         self.has_fn = names.fn("has", name)
+        self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
         self.add_fn = names.fn("add", name)
@@ -230,6 +232,8 @@ class Component:
         self.signature = f"UINT64_C(0x{self.signature_value:016x})"
         self.excluding_groups = []  # the groups whose `none` names this component, outer first
         self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
+        self.slot_index = None  # slot storage: its bit in each entity's slot mask
+        self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
 
     @property
     def pool_word(self):
@@ -244,6 +248,35 @@ class Component:
     @property
     def pooled(self):
         return not self.singleton
+
+    @property
+    def slot(self):
+        """Slot storage: row = the entity's slot index, presence = a bit of the slot's mask."""
+        return self.storage == "slot"
+
+    def mask_slot(self, w, index):
+        """C lvalue: the word of slot `index`'s mask (in world `w`) holding this component's bit."""
+        bits, words = self.mask_layout
+        at = f"(size_t){index} * {words}u + {self.mask_word(bits)}u" if words > 1 else index
+        return f"{w}->slot_mask[{at}]"
+
+    def has_at(self, w, index):
+        """C: nonzero when slot `index` (of a live entity) has this slot-storage component."""
+        return f"({self.mask_slot(w, index)} & {self.mask_bit(self.mask_layout[0])})"
+
+    def row_of(self, w, e):
+        """C: live entity e's row in this component's pool, or ECS_ROW_NONE."""
+        if self.slot:
+            return f"({self.has_at(w, f'ecs_entity_index({e})')} ? ecs_entity_index({e}) : ECS_ROW_NONE)"
+        return f"ecs_sparse_row(&{w}->components.{self.name}.set, {e})"
+
+    def mask_word(self, bits):
+        """Its word of an entity's slot mask, for words of `bits` bits."""
+        return self.slot_index // bits
+
+    def mask_bit(self, bits):
+        """Its bit in that word, as a C constant."""
+        return f"(UINT{bits}_C(1) << {self.slot_index % bits})" if bits == 64 else f"(1u << {self.slot_index % bits})"
 
     @property
     def row_bytes(self):
@@ -270,8 +303,8 @@ class Component:
         if self.singleton:
             return [self.singleton_fn]
         if self.tag:
-            return [self.has_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
-        return [self.has_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn,
+            return [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
+        return [self.has_fn, self.count_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn,
                 self.defer_add_fn, self.defer_set_fn, self.defer_remove_fn]
 
     def values_text(self, values):
@@ -298,7 +331,7 @@ class Component:
         if self.singleton:
             out.append(self.singleton_fn)
         else:
-            out += [self.has_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
+            out += [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
             if not self.tag:
                 out += [self.get_fn, self.set_fn, self.ref_fn, self.defer_set_fn]
         return out
@@ -407,9 +440,11 @@ class Schema:
         self.each_without_macro = n.macro("EACH", "WITHOUT")
         self.term_has_macro = self.upper_internal("HAS")
         self.term_not_macro = self.upper_internal("NOT")
-        self.term_set_macro = self.upper_internal("SET")
+        self.term_walk_macro = self.upper_internal("WALK")
+        self.term_row_macro = self.upper_internal("ROW")
         self.term_sig_macro = self.upper_internal("SIG")
         self.cursor_fn = self.names.internal("cursor")
+        self.slots_fit_fn = self.names.internal("slots", "fit")
         self.flush_fn = self.names.internal("groups", "flush")
         self.pending_fn = self.names.internal("groups", "pending")
         self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
@@ -440,6 +475,8 @@ class Schema:
         pages = -(-self.max_entities // PAGE_SIZE)
         per_pool = f"(size_t){n} * sizeof(ecs_entity_t) + {pages}u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))"
         rows = " + ".join(c.row_bytes for c in self.data) or "0"
+        if self.slotted:  # each slot's mask
+            rows += f" + {self.mask_words}u * sizeof({self.mask_type})"
         for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per data component
             rows += f" + sizeof(ecs_entity_t) + {len(q.data)}u * sizeof(uint32_t)"
         if self.groups:  # the ids waiting to join groups
@@ -447,7 +484,7 @@ class Schema:
         rows += f" + sizeof({self.command_type})"  # deferred commands, and their values
         if self.data:
             rows += f" + sizeof({self.value_type})"
-        return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.pooled)}u * ({per_pool}) + "
+        return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.sparse_pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
     @property
@@ -458,14 +495,16 @@ class Schema:
         row = sum(_SIZES_64.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
         row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
         row += 16 + max((c.bytes_64 for c in self.data), default=0)  # a command and a value
-        return n * 8 + len(self.pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
+        row += self.mask_words * self.mask_bits // 8 if self.slotted else 0
+        return n * 8 + len(self.sparse_pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     @property
     def fixed_storage_calls(self):
         """Fixed storage: the calls world_new makes after reserving entities, each false when
         out of memory: every pool, and every non-owned query's match list."""
         n = f"{self.max_entities}u"
-        return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.pooled] +
+        return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.sparse_pooled] +
+                ([f"{self.slots_fit_fn}(w, {n})"] if self.slotted else []) +
                 [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries] +
                 ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []) +
                 [f"{self.deferred_fit_fn}(w, {n}, {n})"])
@@ -476,6 +515,31 @@ class Schema:
     @property
     def pooled(self):
         return [c for c in self.components if c.pooled]
+
+    @property
+    def slotted(self):
+        """The components with slot storage, in schema order: bit k of an entity's mask is the k-th's."""
+        return [c for c in self.pooled if c.slot]
+
+    @property
+    def sparse_pooled(self):
+        return [c for c in self.pooled if not c.slot]
+
+    @property
+    def mask_bits(self):
+        """The bits of one word of an entity's slot mask: the smallest word that holds every
+        slot component's bit, up to 64 (then several words)."""
+        n = len(self.slotted)
+        return next((b for b in (8, 16, 32) if n <= b), 64)
+
+    @property
+    def mask_type(self):
+        return f"uint{self.mask_bits}_t"
+
+    @property
+    def mask_words(self):
+        """The words of one entity's slot mask."""
+        return -(-len(self.slotted) // self.mask_bits)
 
     @property
     def pool_words(self):
@@ -541,6 +605,9 @@ def build_model(document, file):
             by_name[cname] = component
     for k, component in enumerate(schema.pooled):
         component.pool_index = k
+    for k, component in enumerate(schema.slotted):
+        component.slot_index = k
+        component.mask_layout = (schema.mask_bits, schema.mask_words)
     if document["components"] and not schema.pooled and not errors:
         errors.append(SchemaError(file, "components", "every component is a singleton",
                                   "an ECS needs at least one per-entity component"))
@@ -579,7 +646,12 @@ def _build_component(errors, file, names, cname, spec):
     if not tag and fields is None:
         errors.append(SchemaError(file, path, "a component needs \"fields\" or \"tag\": true"))
         return None
-    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path)
+    storage = spec.get("storage", "sparse")
+    if singleton and "storage" in spec:
+        errors.append(SchemaError(file, f"{path}.storage", "a singleton has no storage choice",
+                                  "it is stored once, in the world: drop \"storage\""))
+        return None
+    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
     for fname, fspec in (fields or {}).items():
         field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
         if field:
@@ -655,6 +727,11 @@ def _build_query(errors, file, names, by_name, qname, spec):
                 terms[key].append(component)
     if not ok:
         return None
+    slotted = [c.name for c in terms["all"] if c.slot]
+    if spec.get("owned", False) and slotted:
+        errors.append(SchemaError(file, f"{path}.owned", f"a query over slot storage ({', '.join(slotted)}) cannot own pools",
+                                  "slot components sit at their entity's slot already: drop \"owned\""))
+        return None
     return Query(names, qname, terms["all"], terms["none"], spec.get("doc", ""), spec.get("owned", False), path)
 
 
@@ -706,6 +783,8 @@ def _decide_ownership(schema):
     order = [q for q in schema.queries if q.owned_hint] + [q for q in schema.queries if not q.owned_hint]
     groups = []
     for q in order:
+        if any(c.slot for c in q.all):
+            continue  # slot rows are entity slots: there is nothing to pack
         same = [g for g in groups if set(g.all) == set(q.all) and set(g.none) == set(q.none)]
         if same:
             same[0].queries.append(q)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ecs_entities.h"
 #include "ecs_iter.h"
 
 static void fill(ecs_sparse_t *s, uint32_t first, uint32_t n) {
@@ -24,21 +25,21 @@ static void test_smallest(void) {
     fill(&a, 0, 5);
     fill(&b, 10, 2);
     fill(&c, 20, 9);
-    ecs_cursor_t cur = ecs_cursor_smallest(3, (const ecs_sparse_t *const[]){ &a, &b, &c });
-    CHECK(cur.set == &b);
+    ecs_cursor_t cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&b), ecs_walk_set(&c) });
+    CHECK(cur.dense == &(&b)->dense);
     CHECK_EQ(cur.next, 2);
-    cur = ecs_cursor_smallest(2, (const ecs_sparse_t *const[]){ &c, &a });
-    CHECK(cur.set == &a);
-    cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &c });
-    CHECK(cur.set == &c);
+    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&c), ecs_walk_set(&a) });
+    CHECK(cur.dense == &(&a)->dense);
+    cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&c) });
+    CHECK(cur.dense == &(&c)->dense);
     CHECK_EQ(cur.next, 9);
     /* Ties: the first named. An empty set wins and the walk ends at once. */
     fill(&b, 12, 3);
-    cur = ecs_cursor_smallest(2, (const ecs_sparse_t *const[]){ &a, &b });
-    CHECK(cur.set == &a);
+    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&b) });
+    CHECK(cur.dense == &(&a)->dense);
     ecs_sparse_t empty = { 0 };
-    cur = ecs_cursor_smallest(3, (const ecs_sparse_t *const[]){ &a, &empty, &c });
-    CHECK(cur.set == &empty);
+    cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&empty), ecs_walk_set(&c) });
+    CHECK(cur.dense == &(&empty)->dense);
     ecs_entity_t e = 12345;
     CHECK(!ecs_cursor_step(&cur, &e));
     CHECK_EQ(e, 12345); /* untouched when done */
@@ -50,7 +51,7 @@ static void test_smallest(void) {
 static void test_backwards(void) {
     ecs_sparse_t s = { 0 };
     fill(&s, 0, 6);
-    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
     ecs_entity_t e;
     uint32_t expect = 6, steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
@@ -71,7 +72,7 @@ static void test_removal_during_walk(void) {
         fill(&s, 0, N);
         static int visits[N + 200];
         memset(visits, 0, sizeof visits);
-        ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+        ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
         ecs_entity_t e;
         uint32_t added = 0;
         while (ecs_cursor_step(&cur, &e)) {
@@ -101,7 +102,7 @@ static void test_removal_during_walk(void) {
 static void test_clear_during_walk(void) {
     ecs_sparse_t s = { 0 };
     fill(&s, 0, 10);
-    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_sparse_t *const[]){ &s });
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
     ecs_entity_t e;
     int steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
@@ -110,6 +111,31 @@ static void test_clear_during_walk(void) {
     }
     CHECK_EQ(steps, 3);
     ecs_sparse_fini(&s);
+}
+
+/* Walking entity slots (slot storage): slots that are not live are skipped, and a walk
+ * over the table is chosen when it is the shortest. */
+static void test_slots_walk(void) {
+    ecs_entities_t t = { 0 };
+    ecs_entity_t ids[6];
+    for (int k = 0; k < 6; k++) ids[k] = ecs_entities_create(&t);
+    CHECK(ecs_entities_destroy(&t, ids[1]));
+    CHECK(ecs_entities_destroy(&t, ids[4]));
+    ecs_sparse_t big = { 0 };
+    fill(&big, 0, 50);
+    ecs_walk_t slots = { &t.slots, &t.used, true };
+    ecs_cursor_t cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&big), slots });
+    CHECK(cur.slots);
+    ecs_entity_t e, seen[6];
+    int n = 0;
+    while (ecs_cursor_step(&cur, &e)) seen[n++] = e;
+    CHECK_EQ(n, 4);
+    CHECK_EQ(seen[0], ids[5]);
+    CHECK_EQ(seen[1], ids[3]);
+    CHECK_EQ(seen[2], ids[2]);
+    CHECK_EQ(seen[3], ids[0]);
+    ecs_sparse_fini(&big);
+    ecs_entities_fini(&t);
 }
 
 #define ADD_ONE(ctx, x) ((ctx) + (x))
@@ -136,6 +162,7 @@ int main(void) {
     test_backwards();
     test_removal_during_walk();
     test_clear_during_walk();
+    test_slots_walk();
     test_preprocessor();
     return check_finish("test_ecs_iter");
 }
