@@ -1,15 +1,16 @@
 /* bench.c: ecsgen against hand-written code, in one process.
  *
- * Every workload runs on three generated schemas (32, 128 and 512 component types) at
+ * Every workload runs on four generated schemas (32, 128 and 512 component types with the
+ * default storage, and 32 with slot storage for position, velocity and extra) at
  * N = 10k, 100k and 1M, and its hand-written baseline (baseline.c) runs beside it; the
  * table shows the median of several runs of each and the median of their per-run ratios
  * (the two run alternately). Absolute times drift on a shared machine; the ratios less.
  *
- *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--workload TEXT]
+ *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]
  *
  * --quick: N = 10k and one run, to prove every workload works (under 10 s even in debug
- * and sanitizer builds); --json: the results as a JSON array instead of a table; --n and
- * --components: only that N, only that schema; --workload: only workloads whose name
+ * and sanitizer builds); --json: the results as a JSON array instead of a table; --n,
+ * --components and --storage: only that N, only those schemas; --workload: only workloads whose name
  * contains TEXT. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "baseline.h"
 #include "bench128_ecs.h"
 #include "bench32_ecs.h"
+#include "bench32slot_ecs.h"
 #include "bench512_ecs.h"
 
 typedef struct workload {
@@ -214,6 +216,7 @@ static double base_memory_n(size_t n) {
 
 /* ---- The workloads, once per schema size ---------------------------------------------- */
 
+#define SLOT_STORAGE 0
 #define S(x) bench32_##x
 #define SU(x) BENCH32_##x
 #define W(x) w32_##x
@@ -235,17 +238,30 @@ static double base_memory_n(size_t n) {
 #undef S
 #undef SU
 #undef W
+#undef SLOT_STORAGE
+
+#define SLOT_STORAGE 1
+#define S(x) bench32slot_##x
+#define SU(x) BENCH32SLOT_##x
+#define W(x) w32slot_##x
+#include "workloads.h"
+#undef S
+#undef SU
+#undef W
+#undef SLOT_STORAGE
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
     int components;
+    const char *storage; /* of position and velocity */
     const workload_t *workloads;
     size_t count;
 } schemas[] = {
-    { 32, w32_workloads, COUNT(w32_workloads) },
-    { 128, w128_workloads, COUNT(w128_workloads) },
-    { 512, w512_workloads, COUNT(w512_workloads) },
+    { 32, "sparse", w32_workloads, COUNT(w32_workloads) },
+    { 32, "slot", w32slot_workloads, COUNT(w32slot_workloads) },
+    { 128, "sparse", w128_workloads, COUNT(w128_workloads) },
+    { 512, "sparse", w512_workloads, COUNT(w512_workloads) },
 };
 
 static int compare_doubles(const void *a, const void *b) {
@@ -279,7 +295,7 @@ static result_t measure(const workload_t *wl, size_t n, int runs) {
 int main(int argc, char **argv) {
     bool json = false;
     int runs = 5, only_components = 0;
-    const char *only_workload = NULL;
+    const char *only_workload = NULL, *only_storage = NULL;
     static size_t sizes[] = { 10000, 100000, 1000000 };
     size_t nsizes = COUNT(sizes);
     for (int i = 1; i < argc; i++) {
@@ -293,18 +309,20 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--components") && (!strcmp(value, "32") || !strcmp(value, "128") || !strcmp(value, "512")))
             only_components = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workload") && *value) only_workload = argv[++i];
+        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot"))) only_storage = argv[++i];
         else {
-            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--workload TEXT]\n", MAX_RUNS);
+            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]\n", MAX_RUNS);
             return 2;
         }
     }
     if (quick) sizes[0] = 10000, nsizes = 1;
     if (quick) runs = 1;
     if (json) printf("[\n");
-    else printf("%-32s %-12s %5s %8s %10s %10s %7s\n", "workload", "unit", "comps", "N", "ecsgen", "baseline", "ratio");
+    else printf("%-32s %-12s %5s %-7s %8s %10s %10s %7s\n", "workload", "unit", "comps", "storage", "N", "ecsgen", "baseline", "ratio");
     bool first = true;
     for (size_t s = 0; s < COUNT(schemas); s++) {
         if (only_components && schemas[s].components != only_components) continue;
+        if (only_storage && strcmp(schemas[s].storage, only_storage)) continue;
         for (size_t k = 0; k < nsizes; k++) {
             for (size_t j = 0; j < schemas[s].count; j++) {
                 const workload_t *wl = &schemas[s].workloads[j];
@@ -312,12 +330,13 @@ int main(int argc, char **argv) {
                 int r = wl->once ? 1 : runs;
                 result_t m = measure(wl, sizes[k], r);
                 if (json)
-                    printf("%s  {\"workload\": \"%s\", \"unit\": \"%s\", \"components\": %d, \"n\": %zu, "
+                    printf("%s  {\"workload\": \"%s\", \"unit\": \"%s\", \"components\": %d, \"storage\": \"%s\", \"n\": %zu, "
                            "\"ecsgen\": %.3f, \"baseline\": %.3f, \"ratio\": %.3f}",
-                           first ? "" : ",\n", wl->name, wl->unit, schemas[s].components, sizes[k], m.ecs, m.baseline, m.ratio);
+                           first ? "" : ",\n", wl->name, wl->unit, schemas[s].components, schemas[s].storage, sizes[k],
+                           m.ecs, m.baseline, m.ratio);
                 else
-                    printf("%-32s %-12s %5d %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
-                           sizes[k], m.ecs, m.baseline, m.ratio);
+                    printf("%-32s %-12s %5d %-7s %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
+                           schemas[s].storage, sizes[k], m.ecs, m.baseline, m.ratio);
                 first = false;
                 fflush(stdout);
             }

@@ -57,7 +57,7 @@ static double W(iterate_view)(size_t n) {
     return t / (double)(reps * n);
 }
 
-#ifdef _OPENMP
+#if defined(_OPENMP) && !SLOT_STORAGE
 static double W(iterate_view_2_threads)(size_t n) {
     S(world_t) *w = W(populate)(n, NULL, 0);
     size_t reps = iteration_reps(n);
@@ -123,8 +123,10 @@ static double W(iterate_sparse)(size_t n) {
     for (size_t r = 0; r < reps; r++) {
         S(move_data_view_t) v = S(query_move_data)(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.position.x[i] += v.velocity.x[i] * v.data.value[i] * dt;
-            v.position.y[i] += v.velocity.y[i] * v.data.value[i] * dt;
+            size_t p = SU(MOVE_DATA_ROW)(v, position, i), q = SU(MOVE_DATA_ROW)(v, velocity, i);
+            float d = v.data.value[SU(MOVE_DATA_ROW)(v, data, i)];
+            v.position.x[p] += v.velocity.x[q] * d * dt;
+            v.position.y[p] += v.velocity.y[q] * d * dt;
         }
     }
     double t = now_ns() - t0;
@@ -166,7 +168,7 @@ static double W(add_remove)(size_t n) {
         S(remove_extra)(w, ids[k]);
     }
     double t = now_ns() - t0;
-    if (w->components.extra.set.count != 0) fail("add+remove: extra left behind");
+    if (S(count_extra)(w) != 0) fail("add+remove: extra left behind");
     S(world_free)(w);
     free(ids);
     return t / (double)n;
@@ -209,8 +211,12 @@ static double W(create_destroy)(size_t n) {
 static double W(memory)(size_t n) {
     S(world_t) *w = W(populate)(n, NULL, 0);
     size_t bytes = (size_t)w->entities.capacity * sizeof *w->entities.slots;
+#if SLOT_STORAGE /* the slot rows of position and velocity, and each slot's mask */
+    bytes += (size_t)w->slot_capacity * (4 * sizeof(float) + sizeof *w->slot_mask);
+#else
     bytes += ecs_sparse_memory(&w->components.position.set) + (size_t)w->components.position.set.capacity * 2 * sizeof(float);
     bytes += ecs_sparse_memory(&w->components.velocity.set) + (size_t)w->components.velocity.set.capacity * 2 * sizeof(float);
+#endif
     S(world_free)(w);
     return (double)bytes / (double)n;
 }
@@ -226,7 +232,7 @@ static const workload_t W(workloads)[] = {
     { "memory P+V", "bytes/entity", W(memory), base_memory_n, true },
     { "seed: system (EACH_MOVE)", "ns/entity", W(iterate_system), base_iterate, false },
     { "seed: create then destroy", "ns/entity", W(create_destroy), base_create_destroy, false },
-#ifdef _OPENMP
+#if defined(_OPENMP) && !SLOT_STORAGE
     { "view, 2 threads (vs 1 thread)", "ns/entity", W(iterate_view_2_threads), W(iterate_view), false },
 #endif
 };

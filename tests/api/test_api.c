@@ -805,6 +805,42 @@ static void test_out_of_memory(void) {
     ecs_set_allocator(NULL);
 }
 
+/* Slot storage (vel, state, marked): rows are slot indexes, presence a mask bit; entities
+ * with no slot component, spawned after the slot rows exist and in slots beyond them, read
+ * as not having one; destroy clears the bits, so a reused slot starts empty. */
+static void test_slot_storage(void) {
+    kit_world_t *w = kit_world_new();
+    CHECK(w != NULL);
+    ecs_entity_t a = kit_spawn(w, &(kit_spawn_desc_t){ .vel = &(kit_vel_t){ 1, 2 }, .marked = true });
+    ecs_entity_t bare[200];
+    for (int k = 0; k < 200; k++) bare[k] = kit_spawn(w, NULL);
+    for (int k = 0; k < 200; k++) CHECK(!kit_has_vel(w, bare[k]) && !kit_has_marked(w, bare[k]) && !kit_has_state(w, bare[k]));
+    CHECK(kit_has_vel(w, a) && kit_has_marked(w, a));
+    CHECK_EQ(kit_get_vel(w, a).dy, 2);
+    CHECK_EQ(kit_ref_vel(w, a).dx, &w->components.vel.dx[ecs_entity_index(a)]); /* the row is the slot */
+    CHECK_EQ(kit_count_vel(w), 1);
+    CHECK(kit_add_vel(w, bare[199], (kit_vel_t){ 5, 6 }));
+    CHECK(!kit_add_vel(w, bare[199], (kit_vel_t){ 7, 8 })); /* present: add refuses */
+    CHECK_EQ(kit_get_vel(w, bare[199]).dx, 5);
+    CHECK_EQ(kit_count_vel(w), 2);
+    int seen = 0;
+    KIT_EACH(w, it, vel) {
+        CHECK_EQ(it.vel, ecs_entity_index(it.id));
+        seen++;
+    }
+    CHECK_EQ(seen, 2);
+    CHECK(kit_destroy(w, a));
+    CHECK_EQ(kit_count_vel(w), 1);
+    CHECK_EQ(kit_count_marked(w), 0);
+    ecs_entity_t reuse = kit_spawn(w, NULL); /* a's slot, reissued */
+    CHECK_EQ(ecs_entity_index(reuse), ecs_entity_index(a));
+    CHECK(!kit_has_vel(w, reuse) && !kit_has_marked(w, reuse));
+    CHECK(kit_remove_vel(w, bare[199]));
+    CHECK(!kit_remove_vel(w, bare[199]));
+    CHECK_EQ(kit_count_vel(w), 0);
+    kit_world_free(w);
+}
+
 int main(void) {
     test_world_and_spawn();
     test_defaults();
@@ -822,5 +858,6 @@ int main(void) {
     test_each_spawn_inside();
     test_each_remove_inside();
     test_out_of_memory();
+    test_slot_storage();
     return check_finish("test_api");
 }
