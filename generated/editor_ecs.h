@@ -477,7 +477,7 @@ typedef struct editor_iter {
     for (editor_iter_t it = { .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_walk_t[]){ ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
-         ecs_cursor_step(&it.cursor__, &it.id);)                                                \
+         editor__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \
@@ -494,7 +494,9 @@ typedef struct editor_iter {
 #define EDITOR__WALK_selected(w) ecs_walk_set(&(w)->components.selected.set)
 #define EDITOR__WALK_gizmo(w) ecs_walk_set(&(w)->components.gizmo.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+ * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
+ * masks for every term's bit), else a probe: the sparse set, or the
+ * slot mask. */
 #define EDITOR__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define EDITOR__ROW_position(w, e, cur) \
@@ -530,6 +532,11 @@ static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t 
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
+}
+/* The loop's next entity. A cursor on the entity slots means every component named has slot
+ * storage: scan the slot masks for the bits needed (free slots have none). */
+static inline bool editor__step(editor_iter_t *it) {
+    return ecs_cursor_step(&it->cursor__, &it->id);
 }
 #define EDITOR__NOT(it, c) (EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 

@@ -722,7 +722,7 @@ typedef struct game_iter {
     for (game_iter_t it = { .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_walk_t[]){ ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
-         ecs_cursor_step(&it.cursor__, &it.id);)                                                \
+         game__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
@@ -745,7 +745,9 @@ typedef struct game_iter {
 #define GAME__WALK_bullet(w) ecs_walk_set(&(w)->components.bullet.set)
 #define GAME__WALK_frozen(w) ecs_walk_set(&(w)->components.frozen.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+ * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
+ * masks for every term's bit), else a probe: the sparse set, or the
+ * slot mask. */
 #define GAME__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define GAME__ROW_position(w, e, cur) \
@@ -799,6 +801,11 @@ static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t sign
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
     if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
+}
+/* The loop's next entity. A cursor on the entity slots means every component named has slot
+ * storage: scan the slot masks for the bits needed (free slots have none). */
+static inline bool game__step(game_iter_t *it) {
+    return ecs_cursor_step(&it->cursor__, &it->id);
 }
 #define GAME__NOT(it, c) (GAME__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 

@@ -523,7 +523,7 @@ typedef struct server_iter {
     for (server_iter_t it = { .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
              (const ecs_walk_t[]){ ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
-         ecs_cursor_step(&it.cursor__, &it.id);)                                                \
+         server__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
@@ -541,7 +541,9 @@ typedef struct server_iter {
 #define SERVER__WALK_connection(w) ecs_walk_set(&(w)->components.connection.set)
 #define SERVER__WALK_replicated(w) ecs_walk_set(&(w)->components.replicated.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group), else a probe: the sparse set, or the slot mask. */
+ * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
+ * masks for every term's bit), else a probe: the sparse set, or the
+ * slot mask. */
 #define SERVER__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define SERVER__ROW_position(w, e, cur) \
@@ -580,6 +582,11 @@ static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t 
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
+}
+/* The loop's next entity. A cursor on the entity slots means every component named has slot
+ * storage: scan the slot masks for the bits needed (free slots have none). */
+static inline bool server__step(server_iter_t *it) {
+    return ecs_cursor_step(&it->cursor__, &it->id);
 }
 #define SERVER__NOT(it, c) (SERVER__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 

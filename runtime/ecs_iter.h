@@ -64,6 +64,7 @@ static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
 #define ECS_PP_COMMA() ,
 #define ECS_PP_AND() &&
 #define ECS_PP_PLUS() +
+#define ECS_PP_BITOR() |
 #define ECS_PP_UNPAREN(...) __VA_ARGS__
 #define ECS_PP_CAT(a, b) ECS_PP_CAT_(a, b)
 #define ECS_PP_CAT_(a, b) a##b

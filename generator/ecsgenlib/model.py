@@ -445,6 +445,8 @@ class Schema:
         self.term_sig_macro = self.upper_internal("SIG")
         self.cursor_fn = self.names.internal("cursor")
         self.slots_fit_fn = self.names.internal("slots", "fit")
+        self.step_fn = self.names.internal("step")
+        self.term_need_macro = self.upper_internal("NEED")
         self.flush_fn = self.names.internal("groups", "flush")
         self.pending_fn = self.names.internal("groups", "pending")
         self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
@@ -520,6 +522,11 @@ class Schema:
     def slotted(self):
         """The components with slot storage, in schema order: bit k of an entity's mask is the k-th's."""
         return [c for c in self.pooled if c.slot]
+
+    @property
+    def slot_scan(self):
+        """Loops over slot components only scan the slot masks (one mask word per entity)."""
+        return bool(self.slotted) and self.mask_words == 1
 
     @property
     def sparse_pooled(self):
