@@ -486,33 +486,33 @@ typedef struct editor_iter {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)
-#define EDITOR__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
-#define EDITOR__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
-#define EDITOR__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
-#define EDITOR__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
-#define EDITOR__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
-#define EDITOR__WALK_selected(w) ecs_walk_set(&(w)->components.selected.set)
-#define EDITOR__WALK_gizmo(w) ecs_walk_set(&(w)->components.gizmo.set)
+#define EDITOR__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
+#define EDITOR__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
+#define EDITOR__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
+#define EDITOR__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
+#define EDITOR__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
+#define EDITOR__WALK_selected(w__) ecs_walk_set(&(w__)->components.selected.set)
+#define EDITOR__WALK_gizmo(w__) ecs_walk_set(&(w__)->components.gizmo.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
  * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
  * masks for every term's bit), else a probe: the sparse set, or the
  * slot mask. */
 #define EDITOR__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
-#define EDITOR__ROW_position(w, e, cur) \
-    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
-#define EDITOR__ROW_velocity(w, e, cur) \
-    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
-#define EDITOR__ROW_health(w, e, cur) \
-    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
-#define EDITOR__ROW_name(w, e, cur) \
-    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
-#define EDITOR__ROW_player(w, e, cur) \
-    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
-#define EDITOR__ROW_selected(w, e, cur) \
-    ((cur).dense == &(w)->components.selected.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.selected.set, (e)))
-#define EDITOR__ROW_gizmo(w, e, cur) \
-    ((cur).dense == &(w)->components.gizmo.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.gizmo.set, (e)))
+#define EDITOR__ROW_position(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+#define EDITOR__ROW_velocity(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+#define EDITOR__ROW_health(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+#define EDITOR__ROW_name(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+#define EDITOR__ROW_player(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+#define EDITOR__ROW_selected(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.selected.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.selected.set, (e__)))
+#define EDITOR__ROW_gizmo(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.gizmo.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.gizmo.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void editor__groups_flush(editor_world_t *w);
 

@@ -731,51 +731,51 @@ typedef struct game_iter {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)
-#define GAME__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
-#define GAME__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
-#define GAME__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
-#define GAME__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
-#define GAME__WALK_target(w) ecs_walk_set(&(w)->components.target.set)
-#define GAME__WALK_cargo(w) ecs_walk_set(&(w)->components.cargo.set)
-#define GAME__WALK_mood(w) ecs_walk_set(&(w)->components.mood.set)
-#define GAME__WALK_lifetime(w) ecs_walk_set(&(w)->components.lifetime.set)
-#define GAME__WALK_radius(w) ecs_walk_set(&(w)->components.radius.set)
-#define GAME__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
-#define GAME__WALK_asteroid(w) ecs_walk_set(&(w)->components.asteroid.set)
-#define GAME__WALK_bullet(w) ecs_walk_set(&(w)->components.bullet.set)
-#define GAME__WALK_frozen(w) ecs_walk_set(&(w)->components.frozen.set)
+#define GAME__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
+#define GAME__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
+#define GAME__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
+#define GAME__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
+#define GAME__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set)
+#define GAME__WALK_cargo(w__) ecs_walk_set(&(w__)->components.cargo.set)
+#define GAME__WALK_mood(w__) ecs_walk_set(&(w__)->components.mood.set)
+#define GAME__WALK_lifetime(w__) ecs_walk_set(&(w__)->components.lifetime.set)
+#define GAME__WALK_radius(w__) ecs_walk_set(&(w__)->components.radius.set)
+#define GAME__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
+#define GAME__WALK_asteroid(w__) ecs_walk_set(&(w__)->components.asteroid.set)
+#define GAME__WALK_bullet(w__) ecs_walk_set(&(w__)->components.bullet.set)
+#define GAME__WALK_frozen(w__) ecs_walk_set(&(w__)->components.frozen.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
  * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
  * masks for every term's bit), else a probe: the sparse set, or the
  * slot mask. */
 #define GAME__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
-#define GAME__ROW_position(w, e, cur) \
-    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
-#define GAME__ROW_velocity(w, e, cur) \
-    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
-#define GAME__ROW_health(w, e, cur) \
-    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
-#define GAME__ROW_name(w, e, cur) \
-    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
-#define GAME__ROW_target(w, e, cur) \
-    ((cur).dense == &(w)->components.target.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.target.set, (e)))
-#define GAME__ROW_cargo(w, e, cur) \
-    ((cur).dense == &(w)->components.cargo.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.cargo.set, (e)))
-#define GAME__ROW_mood(w, e, cur) \
-    ((cur).dense == &(w)->components.mood.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.mood.set, (e)))
-#define GAME__ROW_lifetime(w, e, cur) \
-    ((cur).dense == &(w)->components.lifetime.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.lifetime.set, (e)))
-#define GAME__ROW_radius(w, e, cur) \
-    ((cur).dense == &(w)->components.radius.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.radius.set, (e)))
-#define GAME__ROW_player(w, e, cur) \
-    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
-#define GAME__ROW_asteroid(w, e, cur) \
-    ((cur).dense == &(w)->components.asteroid.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.asteroid.set, (e)))
-#define GAME__ROW_bullet(w, e, cur) \
-    ((cur).dense == &(w)->components.bullet.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.bullet.set, (e)))
-#define GAME__ROW_frozen(w, e, cur) \
-    ((cur).dense == &(w)->components.frozen.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.frozen.set, (e)))
+#define GAME__ROW_position(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+#define GAME__ROW_velocity(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+#define GAME__ROW_health(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+#define GAME__ROW_name(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+#define GAME__ROW_target(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.target.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
+#define GAME__ROW_cargo(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.cargo.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.cargo.set, (e__)))
+#define GAME__ROW_mood(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.mood.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.mood.set, (e__)))
+#define GAME__ROW_lifetime(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.lifetime.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.lifetime.set, (e__)))
+#define GAME__ROW_radius(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.radius.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.radius.set, (e__)))
+#define GAME__ROW_player(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+#define GAME__ROW_asteroid(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.asteroid.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.asteroid.set, (e__)))
+#define GAME__ROW_bullet(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.bullet.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.bullet.set, (e__)))
+#define GAME__ROW_frozen(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.frozen.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.frozen.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void game__groups_flush(game_world_t *w);
 

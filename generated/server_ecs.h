@@ -532,36 +532,36 @@ typedef struct server_iter {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define SERVER__WALK(w, c) SERVER__WALK_##c(w)
-#define SERVER__WALK_position(w) ecs_walk_set(&(w)->components.position.set)
-#define SERVER__WALK_velocity(w) ecs_walk_set(&(w)->components.velocity.set)
-#define SERVER__WALK_health(w) ecs_walk_set(&(w)->components.health.set)
-#define SERVER__WALK_name(w) ecs_walk_set(&(w)->components.name.set)
-#define SERVER__WALK_player(w) ecs_walk_set(&(w)->components.player.set)
-#define SERVER__WALK_target(w) ecs_walk_set(&(w)->components.target.set)
-#define SERVER__WALK_connection(w) ecs_walk_set(&(w)->components.connection.set)
-#define SERVER__WALK_replicated(w) ecs_walk_set(&(w)->components.replicated.set)
+#define SERVER__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
+#define SERVER__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
+#define SERVER__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
+#define SERVER__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
+#define SERVER__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
+#define SERVER__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set)
+#define SERVER__WALK_connection(w__) ecs_walk_set(&(w__)->components.connection.set)
+#define SERVER__WALK_replicated(w__) ecs_walk_set(&(w__)->components.replicated.set)
 /* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
  * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
  * masks for every term's bit), else a probe: the sparse set, or the
  * slot mask. */
 #define SERVER__HAS(it, c) \
     (((it).c = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
-#define SERVER__ROW_position(w, e, cur) \
-    ((cur).dense == &(w)->components.position.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.position.set, (e)))
-#define SERVER__ROW_velocity(w, e, cur) \
-    ((cur).dense == &(w)->components.velocity.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.velocity.set, (e)))
-#define SERVER__ROW_health(w, e, cur) \
-    ((cur).dense == &(w)->components.health.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.health.set, (e)))
-#define SERVER__ROW_name(w, e, cur) \
-    ((cur).dense == &(w)->components.name.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.name.set, (e)))
-#define SERVER__ROW_player(w, e, cur) \
-    ((cur).dense == &(w)->components.player.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.player.set, (e)))
-#define SERVER__ROW_target(w, e, cur) \
-    ((cur).dense == &(w)->components.target.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.target.set, (e)))
-#define SERVER__ROW_connection(w, e, cur) \
-    ((cur).dense == &(w)->components.connection.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.connection.set, (e)))
-#define SERVER__ROW_replicated(w, e, cur) \
-    ((cur).dense == &(w)->components.replicated.set.dense ? (cur).next : ecs_sparse_row(&(w)->components.replicated.set, (e)))
+#define SERVER__ROW_position(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+#define SERVER__ROW_velocity(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+#define SERVER__ROW_health(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+#define SERVER__ROW_name(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+#define SERVER__ROW_player(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+#define SERVER__ROW_target(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.target.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
+#define SERVER__ROW_connection(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.connection.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.connection.set, (e__)))
+#define SERVER__ROW_replicated(w__, e__, cur__) \
+    ((cur__).dense == &(w__)->components.replicated.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.replicated.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void server__groups_flush(server_world_t *w);
 
