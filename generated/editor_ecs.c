@@ -1117,6 +1117,24 @@ static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gi
     return true;
 }
 
+/* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
+
+static const ecs_json_component_map_t editor__json__component_maps[] = {
+    { "position", false, editor__position_keys, 2, NULL, 0, NULL, 0 },
+    { "velocity", false, editor__velocity_keys, 2, NULL, 0, NULL, 0 },
+    { "health", false, editor__health_keys, 2, NULL, 0, NULL, 0 },
+    { "name", false, editor__name_keys, 1, NULL, 0, NULL, 0 },
+    { "player", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "selected", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "gizmo", false, editor__gizmo_keys, 2, NULL, 0, NULL, 0 },
+};
+
+static const ecs_json_migration_t editor__json__migration = {
+    editor__json__component_maps, 7,
+    NULL, 0,
+    NULL, 0,
+};
+
 /* ---- JSON: entities and the world --------------------------------------------------- */
 
 static const char *const editor__json__document_keys[] = { "schema", "version", "singletons", "entities" };
@@ -1318,15 +1336,40 @@ static bool editor__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, edi
     return true;
 }
 
+/* An older document (version below 1) goes through the program's migration first;
+ * then every document through the schema's renames and removals. */
+static bool editor__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const editor_load_options_t *opts) {
+    if (!ecs_json_check_keys(c, doc, editor__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "editor", 1u))
+        return false;
+    double version = cJSON_GetObjectItemCaseSensitive(doc, "version")->valuedouble;
+    if (opts->migrate && version < 1) {
+        c->err->message[0] = '\0';
+        if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
+            if (c->err->message[0]) return false;
+            (void)ecs_json_enter(c, "version");
+            return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
+        }
+    }
+    return ecs_json_migrate(c, doc, &editor__json__migration, opts->lax, opts->report);
+}
+
 bool editor_world_from_json(editor_world_t *w, const char *json, ecs_error_t *err) {
+    return editor_world_from_json_opts(w, json, NULL, err);
+}
+
+bool editor_world_from_json_opts(editor_world_t *w, const char *json, const editor_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
+    const editor_load_options_t none = { 0 };
     if (!err) err = &ignored;
+    if (!opts) opts = &none;
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
-    editor_world_t *staging = editor_world_new();
-    bool ok = staging ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    editor_world_t *staging = NULL;
+    bool ok = editor__json__document_migrate(&c, doc, opts) &&
+              ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
     if (ok) { /* only now does w change: it takes the staging world's contents */
         editor_world_t old = *w;
         *w = *staging;
@@ -1347,11 +1390,15 @@ bool editor_world_save(const editor_world_t *w, const char *path, ecs_error_t *e
 }
 
 bool editor_world_load(editor_world_t *w, const char *path, ecs_error_t *err) {
+    return editor_world_load_opts(w, path, NULL, err);
+}
+
+bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
     char *text = ecs_json_read_file(path, err);
     if (!text) return false;
-    bool ok = editor_world_from_json(w, text, err);
+    bool ok = editor_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;

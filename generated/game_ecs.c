@@ -1792,6 +1792,31 @@ static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_
     return true;
 }
 
+/* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
+
+static const ecs_json_component_map_t game__json__component_maps[] = {
+    { "position", false, game__position_keys, 2, NULL, 0, NULL, 0 },
+    { "velocity", false, game__velocity_keys, 2, NULL, 0, NULL, 0 },
+    { "health", false, game__health_keys, 2, NULL, 0, NULL, 0 },
+    { "name", false, game__name_keys, 1, NULL, 0, NULL, 0 },
+    { "target", false, game__target_keys, 1, NULL, 0, NULL, 0 },
+    { "cargo", false, game__cargo_keys, 2, NULL, 0, NULL, 0 },
+    { "mood", false, game__mood_keys, 1, NULL, 0, NULL, 0 },
+    { "lifetime", false, game__lifetime_keys, 1, NULL, 0, NULL, 0 },
+    { "radius", false, game__radius_keys, 1, NULL, 0, NULL, 0 },
+    { "player", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "asteroid", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "bullet", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "frozen", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "clock", true, game__clock_keys, 2, NULL, 0, NULL, 0 },
+};
+
+static const ecs_json_migration_t game__json__migration = {
+    game__json__component_maps, 14,
+    NULL, 0,
+    NULL, 0,
+};
+
 /* ---- JSON: entities and the world --------------------------------------------------- */
 
 static const char *const game__json__document_keys[] = { "schema", "version", "singletons", "entities" };
@@ -2071,15 +2096,40 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
     return true;
 }
 
+/* An older document (version below 1) goes through the program's migration first;
+ * then every document through the schema's renames and removals. */
+static bool game__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const game_load_options_t *opts) {
+    if (!ecs_json_check_keys(c, doc, game__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "game", 1u))
+        return false;
+    double version = cJSON_GetObjectItemCaseSensitive(doc, "version")->valuedouble;
+    if (opts->migrate && version < 1) {
+        c->err->message[0] = '\0';
+        if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
+            if (c->err->message[0]) return false;
+            (void)ecs_json_enter(c, "version");
+            return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
+        }
+    }
+    return ecs_json_migrate(c, doc, &game__json__migration, opts->lax, opts->report);
+}
+
 bool game_world_from_json(game_world_t *w, const char *json, ecs_error_t *err) {
+    return game_world_from_json_opts(w, json, NULL, err);
+}
+
+bool game_world_from_json_opts(game_world_t *w, const char *json, const game_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
+    const game_load_options_t none = { 0 };
     if (!err) err = &ignored;
+    if (!opts) opts = &none;
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
-    game_world_t *staging = game_world_new();
-    bool ok = staging ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    game_world_t *staging = NULL;
+    bool ok = game__json__document_migrate(&c, doc, opts) &&
+              ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
     if (ok) { /* only now does w change: it takes the staging world's contents */
         game_world_t old = *w;
         *w = *staging;
@@ -2100,11 +2150,15 @@ bool game_world_save(const game_world_t *w, const char *path, ecs_error_t *err) 
 }
 
 bool game_world_load(game_world_t *w, const char *path, ecs_error_t *err) {
+    return game_world_load_opts(w, path, NULL, err);
+}
+
+bool game_world_load_opts(game_world_t *w, const char *path, const game_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
     char *text = ecs_json_read_file(path, err);
     if (!text) return false;
-    bool ok = game_world_from_json(w, text, err);
+    bool ok = game_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;

@@ -666,6 +666,25 @@ char *game_world_to_json(const game_world_t *w);
  * checked first: on any error (or out of memory) false, and w is exactly as before. Every
  * entity keeps its id; missing fields take the schema's defaults. */
 bool game_world_from_json(game_world_t *w, const char *json, ecs_error_t *err);
+/* Loading a document saved by an older schema. The schema's `was` names map old component
+ * and field names to new, `removed_components`/`removed_fields` drop old data (reported),
+ * and values are read by the current types: a value that fits (widening: i16 -> i32,
+ * u8 -> i16, integer -> f64, f32 -> f64) loads, one that does not (narrowing) is refused
+ * with its path. migrate, when set, runs first on a document whose version is older than
+ * 1: it may edit the document (a cJSON tree) and returns false (with a message in err,
+ * or a default one) to refuse it. lax: unknown components and fields are dropped instead of
+ * refused. report, when set, receives every rename and drop ("entities[3].stats.mana:
+ * removed field of stats, dropped"). A zeroed struct (or NULL) is the default load. */
+typedef bool (*game_migrate_fn_t)(cJSON *doc, uint32_t version, void *user, ecs_error_t *err);
+typedef struct game_load_options {
+    game_migrate_fn_t migrate;
+    void *user;
+    bool lax;
+    ecs_load_report_t *report;
+} game_load_options_t;
+/* world_from_json and world_load with options. */
+bool game_world_from_json_opts(game_world_t *w, const char *json, const game_load_options_t *opts, ecs_error_t *err);
+bool game_world_load_opts(game_world_t *w, const char *path, const game_load_options_t *opts, ecs_error_t *err);
 /* world_to_json into a file, atomically (a temporary file renamed over path). */
 bool game_world_save(const game_world_t *w, const char *path, ecs_error_t *err);
 /* world_from_json from a file; errors start with the path. */

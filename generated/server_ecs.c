@@ -1275,6 +1275,25 @@ static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, serv
     return true;
 }
 
+/* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
+
+static const ecs_json_component_map_t server__json__component_maps[] = {
+    { "position", false, server__position_keys, 2, NULL, 0, NULL, 0 },
+    { "velocity", false, server__velocity_keys, 2, NULL, 0, NULL, 0 },
+    { "health", false, server__health_keys, 2, NULL, 0, NULL, 0 },
+    { "name", false, server__name_keys, 1, NULL, 0, NULL, 0 },
+    { "player", false, NULL, 0, NULL, 0, NULL, 0 },
+    { "target", false, server__target_keys, 1, NULL, 0, NULL, 0 },
+    { "connection", false, server__connection_keys, 2, NULL, 0, NULL, 0 },
+    { "replicated", false, NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const ecs_json_migration_t server__json__migration = {
+    server__json__component_maps, 8,
+    NULL, 0,
+    NULL, 0,
+};
+
 /* ---- JSON: entities and the world --------------------------------------------------- */
 
 static const char *const server__json__document_keys[] = { "schema", "version", "singletons", "entities" };
@@ -1489,15 +1508,40 @@ static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, ser
     return true;
 }
 
+/* An older document (version below 1) goes through the program's migration first;
+ * then every document through the schema's renames and removals. */
+static bool server__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const server_load_options_t *opts) {
+    if (!ecs_json_check_keys(c, doc, server__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(c, doc, "server", 1u))
+        return false;
+    double version = cJSON_GetObjectItemCaseSensitive(doc, "version")->valuedouble;
+    if (opts->migrate && version < 1) {
+        c->err->message[0] = '\0';
+        if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
+            if (c->err->message[0]) return false;
+            (void)ecs_json_enter(c, "version");
+            return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
+        }
+    }
+    return ecs_json_migrate(c, doc, &server__json__migration, opts->lax, opts->report);
+}
+
 bool server_world_from_json(server_world_t *w, const char *json, ecs_error_t *err) {
+    return server_world_from_json_opts(w, json, NULL, err);
+}
+
+bool server_world_from_json_opts(server_world_t *w, const char *json, const server_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
+    const server_load_options_t none = { 0 };
     if (!err) err = &ignored;
+    if (!opts) opts = &none;
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
-    server_world_t *staging = server_world_new();
-    bool ok = staging ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c);
+    server_world_t *staging = NULL;
+    bool ok = server__json__document_migrate(&c, doc, opts) &&
+              ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
     if (ok) { /* only now does w change: it takes the staging world's contents */
         server_world_t old = *w;
         *w = *staging;
@@ -1518,11 +1562,15 @@ bool server_world_save(const server_world_t *w, const char *path, ecs_error_t *e
 }
 
 bool server_world_load(server_world_t *w, const char *path, ecs_error_t *err) {
+    return server_world_load_opts(w, path, NULL, err);
+}
+
+bool server_world_load_opts(server_world_t *w, const char *path, const server_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
     char *text = ecs_json_read_file(path, err);
     if (!text) return false;
-    bool ok = server_world_from_json(w, text, err);
+    bool ok = server_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;

@@ -6,6 +6,7 @@
 #include "ecs_entities.h"
 #include "ecs_iter.h"
 #include "ecs_json.h"
+#include "ecs_json_migrate.h"
 #include "ecs_sparse.h"
 #include "ecs_types.h"
 

@@ -211,6 +211,10 @@ class Component:
         self.to_json_fn = names.internal(name, "to_json") if not tag else None
         self.from_json_fn = names.internal(name, "from_json") if not tag else None
         self.json_keys = names.internal(name, "keys") if not tag else None
+        self.json_renames = names.internal(name, "renames")  # old field names -> current
+        self.json_removed = names.internal(name, "removed")  # fields it no longer has
+        self.was = []  # names it had before (schema evolution)
+        self.removed_fields = []
         self.json_key = c_string(name)
         self.json_what = c_string(f"field of {name}")
         self.swap_fn = names.internal(name, "swap")
@@ -431,9 +435,12 @@ class Schema:
         self.singletons_type, self.singletons_tag = n.type("singletons"), n.fn("singletons")
         self.desc_type, self.desc_tag = n.type("spawn_desc"), n.fn("spawn_desc")
         self.iter_type, self.iter_tag = n.type("iter"), n.fn("iter")
+        self.load_options_type, self.load_options_tag = n.type("load_options"), n.fn("load_options")
+        self.migrate_fn_type = n.type("migrate_fn")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
+            "world_from_json_opts", "world_load_opts",
             "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count")}
         self.world_bytes_macro = n.macro("WORLD_BYTES")
         self.each_macro = n.macro("EACH")
@@ -462,9 +469,11 @@ class Schema:
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
-            "entity_keys", "singleton_keys")}
+            "entity_keys", "singleton_keys", "migration", "component_maps", "renames", "removed",
+            "document_migrate")}
         self.json_name = c_string(name)
         self.components = []
+        self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
         self.prefabs = []
         self.groups = []  # outer before inner: entering walks forward, leaving backward
@@ -579,7 +588,7 @@ class Schema:
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
-                self.iter_tag, self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
+                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):
@@ -626,6 +635,8 @@ def build_model(document, file):
         prefab = _build_prefab(errors, file, schema.names, by_name, pname, spec)
         if prefab:
             schema.prefabs.append(prefab)
+    schema.removed_components = list(document.get("removed_components", []))
+    _check_evolution(errors, file, schema)
     if not errors:
         _decide_ownership(schema)
         _check_clashes(errors, file, schema)
@@ -659,6 +670,12 @@ def _build_component(errors, file, names, cname, spec):
                                   "it is stored once, in the world: drop \"storage\""))
         return None
     component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
+    component.was = list(spec.get("was", []))
+    component.removed_fields = list(spec.get("removed_fields", []))
+    if tag and component.removed_fields:
+        errors.append(SchemaError(file, f"{path}.removed_fields", "a tag has no fields to remove",
+                                  "a tag that had fields before: its old data is dropped with the component's"))
+        return None
     for fname, fspec in (fields or {}).items():
         field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
         if field:
@@ -703,7 +720,11 @@ def _build_field(errors, file, component, fname, fspec, path):
             return None
     else:
         default = zero_value(field_type)
-    return Field(component, fname, field_type, default, fspec.get("doc", ""), path) if ok else None
+    if not ok:
+        return None
+    field = Field(component, fname, field_type, default, fspec.get("doc", ""), path)
+    field.was = list(fspec.get("was", []))
+    return field
 
 
 def _lookup(errors, file, path, by_name, cname, allow_singleton=False):
@@ -780,6 +801,46 @@ def _build_prefab(errors, file, names, by_name, pname, spec):
                 ok = False
         parts.append((component, checked))
     return Prefab(names, pname, parts, path) if ok else None
+
+
+def _check_evolution(errors, file, schema):
+    """Old names (`was`, `removed_*`) must not be live names, and each old name maps to one
+    place: a saved world's key then means exactly one thing."""
+    live = {c.name: c for c in schema.components}
+    old = {}
+    for k, name in enumerate(schema.removed_components):
+        if name in live:
+            errors.append(SchemaError(file, f"removed_components[{k}]", f"'{name}' is a component of this schema",
+                                      "list only components the schema no longer has"))
+        old[name] = f"removed_components[{k}]"
+    for c in schema.components:
+        for k, name in enumerate(c.was):
+            where = f"{c.path}.was[{k}]"
+            if name in live:
+                errors.append(SchemaError(file, where, f"'{name}' is a component of this schema",
+                                          "an old name cannot also be a live one"))
+            elif name in old:
+                errors.append(SchemaError(file, where, f"'{name}' is claimed by {old[name]} too",
+                                          "an old name maps to one component"))
+            old[name] = where
+        fields = {f.name for f in c.fields}
+        old_fields = {}
+        for k, name in enumerate(c.removed_fields):
+            where = f"{c.path}.removed_fields[{k}]"
+            if name in fields:
+                errors.append(SchemaError(file, where, f"'{name}' is a field of {c.name}",
+                                          "list only fields the component no longer has"))
+            old_fields[name] = where
+        for f in c.fields:
+            for k, name in enumerate(f.was):
+                where = f"{f.path}.was[{k}]"
+                if name in fields:
+                    errors.append(SchemaError(file, where, f"'{name}' is a field of {c.name}",
+                                              "an old name cannot also be a live one"))
+                elif name in old_fields:
+                    errors.append(SchemaError(file, where, f"'{name}' is claimed by {old_fields[name]} too",
+                                              "an old name maps to one field"))
+                old_fields[name] = where
 
 
 def _decide_ownership(schema):

@@ -4,6 +4,8 @@ import os
 
 import jinja2
 
+from .c_literals import c_string
+
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
 
@@ -33,6 +35,7 @@ def _environment():
     )
     env.filters["comment"] = _comment
     env.filters["cell"] = _cell
+    env.filters["c_string"] = c_string
     return env
 
 
