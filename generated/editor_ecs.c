@@ -1367,6 +1367,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
+    c.previous = &w->entities;
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -1402,4 +1403,93 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;
+}
+
+/* ---- World hash: the document's content, without writing it ------------------------- */
+
+static uint64_t editor__position_hash(uint64_t h, const editor_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t editor__health_hash(uint64_t h, const editor_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+    return h;
+}
+
+static uint64_t editor__name_hash(uint64_t h, const editor_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
+    return h;
+}
+
+static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->kind);
+    h = ecs_hash_f32(h, v->size);
+    return h;
+}
+
+uint64_t editor_world_hash(const editor_world_t *w) {
+    uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e == ECS_NULL) continue;
+        h = ecs_hash_mix(h, e);
+        for (uint32_t k = 0; k < 1u; k++) {
+            for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+                uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                switch (pool) {
+                case 0:
+                    if (editor_has_position(w, e)) {
+                        editor_position_t v = editor_get_position(w, e);
+                        h = editor__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 1:
+                    if (editor_has_velocity(w, e)) {
+                        editor_velocity_t v = editor_get_velocity(w, e);
+                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 2:
+                    if (editor_has_health(w, e)) {
+                        editor_health_t v = editor_get_health(w, e);
+                        h = editor__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 3:
+                    if (editor_has_name(w, e)) {
+                        editor_name_t v = editor_get_name(w, e);
+                        h = editor__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 4:
+                    if (editor_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 5:
+                    if (editor_has_selected(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 6:
+                    if (editor_has_gizmo(w, e)) {
+                        editor_gizmo_t v = editor_get_gizmo(w, e);
+                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                }
+            }
+        }
+        h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */
+    }
+    return h;
 }

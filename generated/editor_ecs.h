@@ -450,6 +450,10 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
 bool editor_world_save(const editor_world_t *w, const char *path, ecs_error_t *err);
 /* world_from_json from a file; errors start with the path. */
 bool editor_world_load(editor_world_t *w, const char *path, ecs_error_t *err);
+/* A 64-bit hash of the world's content: equal for worlds that save to the same document (same
+ * ids, components, values, singletons), whatever the order of the calls that built them; for
+ * asserting that two runs (lockstep, replay) stay identical. Not cryptographic. */
+uint64_t editor_world_hash(const editor_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);

@@ -2127,6 +2127,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
+    c.previous = &w->entities;
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -2162,4 +2163,154 @@ bool game_world_load_opts(game_world_t *w, const char *path, const game_load_opt
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;
+}
+
+/* ---- World hash: the document's content, without writing it ------------------------- */
+
+static uint64_t game__position_hash(uint64_t h, const game_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t game__velocity_hash(uint64_t h, const game_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t game__health_hash(uint64_t h, const game_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+    return h;
+}
+
+static uint64_t game__name_hash(uint64_t h, const game_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
+    return h;
+}
+
+static uint64_t game__target_hash(uint64_t h, const game_target_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->entity);
+    return h;
+}
+
+static uint64_t game__cargo_hash(uint64_t h, const game_cargo_t *v) {
+    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)v->items[k]);
+    h = ecs_hash_mix(h, (uint64_t)v->count);
+    return h;
+}
+
+static uint64_t game__mood_hash(uint64_t h, const game_mood_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->state);
+    return h;
+}
+
+static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_t *v) {
+    h = ecs_hash_f32(h, v->seconds);
+    return h;
+}
+
+static uint64_t game__radius_hash(uint64_t h, const game_radius_t *v) {
+    h = ecs_hash_f32(h, v->metres);
+    return h;
+}
+
+static uint64_t game__clock_hash(uint64_t h, const game_clock_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->frame);
+    h = ecs_hash_f32(h, v->dt);
+    return h;
+}
+
+uint64_t game_world_hash(const game_world_t *w) {
+    uint64_t h = ecs_hash_mix(0, 1u);
+    h = game__clock_hash(h, &w->singletons.clock);
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e == ECS_NULL) continue;
+        h = ecs_hash_mix(h, e);
+        for (uint32_t k = 0; k < 1u; k++) {
+            for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+                uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                switch (pool) {
+                case 0:
+                    if (game_has_position(w, e)) {
+                        game_position_t v = game_get_position(w, e);
+                        h = game__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 1:
+                    if (game_has_velocity(w, e)) {
+                        game_velocity_t v = game_get_velocity(w, e);
+                        h = game__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 2:
+                    if (game_has_health(w, e)) {
+                        game_health_t v = game_get_health(w, e);
+                        h = game__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 3:
+                    if (game_has_name(w, e)) {
+                        game_name_t v = game_get_name(w, e);
+                        h = game__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 4:
+                    if (game_has_target(w, e)) {
+                        game_target_t v = game_get_target(w, e);
+                        h = game__target_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 5:
+                    if (game_has_cargo(w, e)) {
+                        game_cargo_t v = game_get_cargo(w, e);
+                        h = game__cargo_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 6:
+                    if (game_has_mood(w, e)) {
+                        game_mood_t v = game_get_mood(w, e);
+                        h = game__mood_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 7:
+                    if (game_has_lifetime(w, e)) {
+                        game_lifetime_t v = game_get_lifetime(w, e);
+                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 8:
+                    if (game_has_radius(w, e)) {
+                        game_radius_t v = game_get_radius(w, e);
+                        h = game__radius_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 9:
+                    if (game_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 10:
+                    if (game_has_asteroid(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 11:
+                    if (game_has_bullet(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 12:
+                    if (game_has_frozen(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                }
+            }
+        }
+        h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */
+    }
+    return h;
 }

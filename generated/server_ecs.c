@@ -1539,6 +1539,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     if (!doc) return false;
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
+    c.previous = &w->entities;
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -1574,4 +1575,104 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
     if (!ok) ecs_json_error_in_file(err, path);
     free(text);
     return ok;
+}
+
+/* ---- World hash: the document's content, without writing it ------------------------- */
+
+static uint64_t server__position_hash(uint64_t h, const server_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t server__velocity_hash(uint64_t h, const server_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
+    return h;
+}
+
+static uint64_t server__health_hash(uint64_t h, const server_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+    return h;
+}
+
+static uint64_t server__name_hash(uint64_t h, const server_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
+    return h;
+}
+
+static uint64_t server__target_hash(uint64_t h, const server_target_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->entity);
+    return h;
+}
+
+static uint64_t server__connection_hash(uint64_t h, const server_connection_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->peer);
+    h = ecs_hash_mix(h, (uint64_t)v->ping_ms);
+    return h;
+}
+
+uint64_t server_world_hash(const server_world_t *w) {
+    uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
+        ecs_entity_t e = ecs_entities_at(&w->entities, i);
+        if (e == ECS_NULL) continue;
+        h = ecs_hash_mix(h, e);
+        for (uint32_t k = 0; k < 1u; k++) {
+            for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+                uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                switch (pool) {
+                case 0:
+                    if (server_has_position(w, e)) {
+                        server_position_t v = server_get_position(w, e);
+                        h = server__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 1:
+                    if (server_has_velocity(w, e)) {
+                        server_velocity_t v = server_get_velocity(w, e);
+                        h = server__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 2:
+                    if (server_has_health(w, e)) {
+                        server_health_t v = server_get_health(w, e);
+                        h = server__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 3:
+                    if (server_has_name(w, e)) {
+                        server_name_t v = server_get_name(w, e);
+                        h = server__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 4:
+                    if (server_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                case 5:
+                    if (server_has_target(w, e)) {
+                        server_target_t v = server_get_target(w, e);
+                        h = server__target_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 6:
+                    if (server_has_connection(w, e)) {
+                        server_connection_t v = server_get_connection(w, e);
+                        h = server__connection_hash(ecs_hash_mix(h, pool), &v);
+                    }
+                    break;
+                case 7:
+                    if (server_has_replicated(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
+                    break;
+                }
+            }
+        }
+        h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */
+    }
+    return h;
 }

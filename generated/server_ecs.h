@@ -495,6 +495,10 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
 bool server_world_save(const server_world_t *w, const char *path, ecs_error_t *err);
 /* world_from_json from a file; errors start with the path. */
 bool server_world_load(server_world_t *w, const char *path, ecs_error_t *err);
+/* A 64-bit hash of the world's content: equal for worlds that save to the same document (same
+ * ids, components, values, singletons), whatever the order of the calls that built them; for
+ * asserting that two runs (lockstep, replay) stay identical. Not cryptographic. */
+uint64_t server_world_hash(const server_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);

@@ -4,6 +4,7 @@
 
 #include "ecs_alloc.h"
 #include "ecs_entities.h"
+#include "ecs_hash.h"
 #include "ecs_iter.h"
 #include "ecs_json.h"
 #include "ecs_json_migrate.h"

@@ -206,6 +206,8 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
         uint32_t index = ecs_entity_index(c->mentions[k]);
         if (index < max_slots && index >= used) used = (uint64_t)index + 1u;
     }
+    /* Every slot the replaced table used stays: its handles must not be reissued. */
+    if (c->previous && c->previous->used > used) used = c->previous->used;
     uint64_t *next = used ? ecs_calloc((size_t)used, sizeof *next) : NULL;
     uint32_t *owner = used ? ecs_calloc((size_t)used, sizeof *owner) : NULL; /* k + 1 */
     bool ok = !used || (next && owner);
@@ -241,6 +243,15 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
             ecs_json_enter(c, "id");
             ok = ecs_json_fail(c, "the document also names %s, a later generation of live %s's slot", a, b);
         }
+    }
+    /* A free slot's next generation is above every handle the replaced table issued for it
+     * (a quick-save then quick-load must not bring a destroyed entity's handle back). */
+    for (uint32_t i = 0; ok && c->previous && i < c->previous->used; i++) {
+        ecs_entity_t slot = c->previous->slots[i];
+        uint64_t floor = slot == 0 ? (uint64_t)UINT32_MAX + 1u /* retired: stays retired */
+                         : ecs_entities_at(c->previous, i) != ECS_NULL ? (uint64_t)ecs_entity_generation(slot) + 1u
+                                                                       : ecs_entity_generation(slot);
+        if (next[i] < floor) next[i] = floor;
     }
     if (ok && !ecs_entities_restore(t, ids, n, (uint32_t)used, next)) ok = ecs_json_oom(c);
     ecs_free(next);

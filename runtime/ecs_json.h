@@ -28,6 +28,8 @@ typedef struct ecs_json_ctx {
     ecs_entity_t *mentions; /* every non-null id the document names (ids and references) */
     size_t mention_count, mention_capacity;
     bool record;            /* whether entity reads go into mentions */
+    const ecs_entities_t *previous; /* the table the load replaces (NULL: none): no handle it
+                                     * issued may come alive again after the load */
 } ecs_json_ctx_t;
 
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err);

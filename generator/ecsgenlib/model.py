@@ -211,6 +211,7 @@ class Component:
         self.to_json_fn = names.internal(name, "to_json") if not tag else None
         self.from_json_fn = names.internal(name, "from_json") if not tag else None
         self.json_keys = names.internal(name, "keys") if not tag else None
+        self.hash_fn = names.internal(name, "hash") if not tag else None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed")  # fields it no longer has
         self.was = []  # names it had before (schema evolution)
@@ -440,7 +441,7 @@ class Schema:
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
-            "world_from_json_opts", "world_load_opts",
+            "world_from_json_opts", "world_load_opts", "world_hash",
             "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count")}
         self.world_bytes_macro = n.macro("WORLD_BYTES")
         self.each_macro = n.macro("EACH")

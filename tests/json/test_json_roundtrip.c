@@ -173,6 +173,7 @@ static void test_random_worlds(int worlds) {
         if (!ok) fprintf(stderr, "world %d: %s\n", n, err.message);
         char *second = ak_world_to_json(back);
         CHECK(second && !strcmp(first, second));
+        CHECK_EQ(ak_world_hash(back), ak_world_hash(w)); /* the same document: the same hash */
         CHECK_EQ(ak_count(back), ak_count(w));
         for (size_t k = 0; k < seen_count; k++) {
             if (ak_alive(w, seen[k])) check_same_entity(w, back, seen[k]);
@@ -198,6 +199,7 @@ static void test_random_worlds(int worlds) {
             CHECK(fresh != ECS_NULL);
             for (size_t j = 0; j < m; j++) CHECK(fresh != mentioned[j]);
         }
+        CHECK(ak_world_hash(back) != ak_world_hash(w)); /* 64 more entities */
         free(first);
         free(second);
         ak_world_free(back);
@@ -271,10 +273,47 @@ static void test_spellings(void) {
     ak_world_free(w);
 }
 
+/* world_hash: independent of the order of the calls that built the world and of what the
+ * document does not keep (NaN payloads, bytes after a string's NUL); one changed value or
+ * one more tag changes it. */
+static void test_hash(void) {
+    ak_world_t *a = ak_world_new(), *b = ak_world_new();
+    ak_text_t t1 = { "ab", "x" }, t2 = { "ab", "x" };
+    t2.wide[5] = 'z'; /* after the NUL: not in the document */
+    uint64_t payload = UINT64_C(0x7ff8000000000123);
+    double odd_nan;
+    memcpy(&odd_nan, &payload, sizeof odd_nan);
+    ecs_entity_t ea = ak_spawn(a, &(ak_spawn_desc_t){ .ints = &(ak_ints_t){ .c = 5 }, .text = &t1,
+                                                     .reals = &(ak_reals_t){ 1.5f, NAN } });
+    ecs_entity_t eb = ak_spawn(b, &(ak_spawn_desc_t){ .reals = &(ak_reals_t){ 1.5f, odd_nan } });
+    CHECK_EQ(ea, eb);
+    CHECK(ak_add_text(b, eb, t2));
+    CHECK(ak_add_ints(b, eb, (ak_ints_t){ .c = 5 }));
+    ak_singleton_counter(a)->n = ak_singleton_counter(b)->n = 3;
+    char *ja = ak_world_to_json(a), *jb = ak_world_to_json(b);
+    CHECK(!strcmp(ja, jb));
+    CHECK_EQ(ak_world_hash(a), ak_world_hash(b));
+    uint64_t before = ak_world_hash(b);
+    CHECK(ak_set_ints(b, eb, (ak_ints_t){ .c = 6 }));
+    CHECK(ak_world_hash(b) != before);
+    CHECK(ak_set_ints(b, eb, (ak_ints_t){ .c = 5 }));
+    CHECK_EQ(ak_world_hash(b), before);
+    CHECK(ak_add_marked(b, eb));
+    CHECK(ak_world_hash(b) != before);
+    CHECK(ak_remove_marked(b, eb));
+    ak_singleton_counter(b)->n = 4;
+    CHECK(ak_world_hash(b) != before);
+    free(ja);
+    free(jb);
+    ak_world_free(a);
+    ak_world_free(b);
+}
+
 int main(void) {
     test_random_worlds(300);
     test_stale_references();
     test_nan();
     test_spellings();
+    test_hash();
     return check_finish("test_json_roundtrip");
 }

@@ -4,6 +4,8 @@
  * followed by generation 0 on the same slot, so no stale id can come back to life. And a
  * schema's max_entities is a hard limit: spawns past it return ECS_NULL, nothing crashes,
  * and destroying makes room again. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "rel_ecs.h"
 #include "small_ecs.h"
@@ -117,10 +119,38 @@ static void test_limit_with_a_retired_slot(void) {
     small_world_free(w);
 }
 
+/* Quick-save, destroy, quick-load into the same world: no handle the world issued before the
+ * load comes alive again, neither a destroyed entity's nor that of one destroyed after the
+ * save; the saved entities keep their ids. */
+static void test_quick_load_keeps_destroyed_handles_dead(void) {
+    rel_world_t *w = rel_world_new();
+    CHECK(w != NULL);
+    ecs_entity_t a = rel_spawn(w, NULL);
+    ecs_entity_t b = rel_spawn(w, NULL);
+    CHECK(rel_destroy(w, b));
+    char *save = rel_world_to_json(w);
+    CHECK(save != NULL);
+    ecs_entity_t c = rel_spawn(w, NULL); /* b's slot, next generation */
+    CHECK_EQ(ecs_entity_index(c), ecs_entity_index(b));
+    CHECK(rel_destroy(w, a));
+    ecs_error_t err;
+    CHECK(rel_world_from_json(w, save, &err));
+    CHECK(rel_alive(w, a)); /* saved: back under its own id */
+    CHECK(!rel_alive(w, b) && !rel_alive(w, c));
+    for (int k = 0; k < 4; k++) {
+        ecs_entity_t e = rel_spawn(w, NULL);
+        CHECK(e != b && e != c && e != a);
+    }
+    CHECK(!rel_alive(w, b) && !rel_alive(w, c));
+    free(save);
+    rel_world_free(w);
+}
+
 int main(void) {
     test_generation_wrap_retires_the_slot();
     test_restore_retires_generations_beyond_the_range();
     test_max_entities_is_a_limit();
     test_limit_with_a_retired_slot();
+    test_quick_load_keeps_destroyed_handles_dead();
     return check_finish("entity ids");
 }
