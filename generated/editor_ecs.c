@@ -1368,6 +1368,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
     c.previous = &w->entities;
+    c.max_slots = opts->max_slots;
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -1397,7 +1398,7 @@ bool editor_world_load(editor_world_t *w, const char *path, ecs_error_t *err) {
 bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
-    char *text = ecs_json_read_file(path, err);
+    char *text = ecs_json_read_file(path, opts ? opts->max_bytes : 0, err);
     if (!text) return false;
     bool ok = editor_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);

@@ -442,6 +442,8 @@ typedef struct editor_load_options {
     void *user;
     bool lax;
     ecs_load_report_t *report;
+    uint32_t max_slots; /* the highest slot + 1 a document may restore; 0: max(2^20, 4 x its entities) */
+    size_t max_bytes;   /* world_load_opts: the most bytes read from the file; 0: 256 MiB */
 } editor_load_options_t;
 /* world_from_json and world_load with options. */
 bool editor_world_from_json_opts(editor_world_t *w, const char *json, const editor_load_options_t *opts, ecs_error_t *err);

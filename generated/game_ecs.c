@@ -2128,6 +2128,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
     c.previous = &w->entities;
+    c.max_slots = opts->max_slots;
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -2157,7 +2158,7 @@ bool game_world_load(game_world_t *w, const char *path, ecs_error_t *err) {
 bool game_world_load_opts(game_world_t *w, const char *path, const game_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
-    char *text = ecs_json_read_file(path, err);
+    char *text = ecs_json_read_file(path, opts ? opts->max_bytes : 0, err);
     if (!text) return false;
     bool ok = game_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);

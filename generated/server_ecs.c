@@ -1540,6 +1540,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     ecs_json_ctx_t c;
     ecs_json_ctx_init(&c, err);
     c.previous = &w->entities;
+    c.max_slots = opts->max_slots;
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
@@ -1569,7 +1570,7 @@ bool server_world_load(server_world_t *w, const char *path, ecs_error_t *err) {
 bool server_world_load_opts(server_world_t *w, const char *path, const server_load_options_t *opts, ecs_error_t *err) {
     ecs_error_t ignored;
     if (!err) err = &ignored;
-    char *text = ecs_json_read_file(path, err);
+    char *text = ecs_json_read_file(path, opts ? opts->max_bytes : 0, err);
     if (!text) return false;
     bool ok = server_world_from_json_opts(w, text, opts, err);
     if (!ok) ecs_json_error_in_file(err, path);

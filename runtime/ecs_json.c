@@ -189,22 +189,30 @@ bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out) {
 
 bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n) {
     uint64_t max_slots = t->limit ? t->limit : (uint64_t)ECS_INDEX_MAX + 1u;
+    /* Memory in proportion to the document: see ECS_JSON_SLOTS_DEFAULT. */
+    uint64_t allowed = c->max_slots ? c->max_slots : ECS_JSON_SLOTS_DEFAULT;
+    if (!c->max_slots && (uint64_t)n * 4u > allowed) allowed = (uint64_t)n * 4u;
+    if (c->previous && c->previous->used > allowed) allowed = c->previous->used;
     uint64_t used = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t index = ecs_entity_index(ids[k]);
-        if (index >= max_slots) {
+        if (index >= max_slots || index >= allowed) {
             size_t mark = ecs_json_enter_index(c, k);
             ecs_json_enter(c, "id");
-            ecs_json_fail(c, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
+            if (index >= max_slots)
+                ecs_json_fail(c, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
+            else
+                ecs_json_fail(c, "slot %" PRIu32 " is beyond the %" PRIu64 " slots this load restores (a document of %" PRIu32
+                              " entities; the load option max_slots raises the limit)", index, allowed, n);
             ecs_json_leave(c, mark);
             return false;
         }
         if (index >= used) used = (uint64_t)index + 1u;
     }
-    /* A reference to a slot beyond the limit can never come alive: it needs no slot. */
+    /* A reference to a slot beyond the limits reserves nothing: it is kept as written. */
     for (size_t k = 0; k < c->mention_count; k++) {
         uint32_t index = ecs_entity_index(c->mentions[k]);
-        if (index < max_slots && index >= used) used = (uint64_t)index + 1u;
+        if (index < max_slots && index < allowed && index >= used) used = (uint64_t)index + 1u;
     }
     /* Every slot the replaced table used stays: its handles must not be reissued. */
     if (c->previous && c->previous->used > used) used = c->previous->used;
@@ -591,16 +599,24 @@ void ecs_json_error_in_file(ecs_error_t *err, const char *path) {
     snprintf(err->message, sizeof err->message, "%.200s: %.300s", path, message);
 }
 
-char *ecs_json_read_file(const char *path, ecs_error_t *err) {
+char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", path, strerror(errno));
         return NULL;
     }
+    if (!max_bytes) max_bytes = ECS_JSON_MAX_BYTES_DEFAULT;
     size_t cap = 4096, len = 0;
     char *text = malloc(cap);
     while (text) {
         len += fread(text + len, 1, cap - len - 1, f);
+        if (len > max_bytes) {
+            fclose(f);
+            free(text);
+            snprintf(err->message, sizeof err->message, "%s: larger than the %zu bytes a load reads (the load option max_bytes raises it)",
+                     path, max_bytes);
+            return NULL;
+        }
         if (len < cap - 1) break;
         char *bigger = cap <= SIZE_MAX / 2 ? realloc(text, cap *= 2) : NULL;
         if (!bigger) free(text);

@@ -30,6 +30,7 @@ typedef struct ecs_json_ctx {
     bool record;            /* whether entity reads go into mentions */
     const ecs_entities_t *previous; /* the table the load replaces (NULL: none): no handle it
                                      * issued may come alive again after the load */
+    uint32_t max_slots;     /* highest slot index + 1 a document may restore; 0: ECS_JSON_SLOTS_DEFAULT */
 } ecs_json_ctx_t;
 
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err);
@@ -56,6 +57,13 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err);
 /* Checks that v is an object whose keys are all in keys[0..n) and appear once; `what` names
  * them in errors ("component", "field of position"). */
 bool ecs_json_check_keys(ecs_json_ctx_t *c, const cJSON *v, const char *const *keys, size_t n, const char *what);
+
+/* Restoring ids costs memory in proportion to the highest slot a document names, not to its
+ * size: a live id's slot must be below max(ECS_JSON_SLOTS_DEFAULT, 4 x the document's
+ * entities) unless the caller sets another limit (ctx max_slots), else the load is refused
+ * with the path. A reference (an entity field) to a slot beyond that is kept as written and
+ * reserves nothing. */
+#define ECS_JSON_SLOTS_DEFAULT (UINT32_C(1) << 20)
 
 /* Checks the document's "schema" (must be `schema`) and "version" (an integer from 1 to
  * `version`: older documents load, newer ones are refused). */
@@ -123,7 +131,10 @@ void ecs_json_format_id(ecs_entity_t e, char buf[24]);
 bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err);
 /* Prefixes err->message with "path: " (for errors inside a loaded file). */
 void ecs_json_error_in_file(ecs_error_t *err, const char *path);
-/* The whole file, malloc'ed and NUL-terminated; NULL with the path and reason in err. */
-char *ecs_json_read_file(const char *path, ecs_error_t *err);
+/* The whole file, malloc'ed and NUL-terminated; NULL with the path and reason in err, also
+ * when the file holds more than max_bytes (0: ECS_JSON_MAX_BYTES_DEFAULT, 256 MiB), so a
+ * wrong path (/dev/zero, a log) fails early instead of filling memory. */
+#define ECS_JSON_MAX_BYTES_DEFAULT ((size_t)256 << 20)
+char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err);
 
 #endif

@@ -11,7 +11,7 @@
 
 static char *slurp(const char *path) {
     ecs_error_t err;
-    char *text = ecs_json_read_file(path, &err);
+    char *text = ecs_json_read_file(path, 0, &err);
     if (!text) fprintf(stderr, "test_evolve: %s\n", err.message);
     return text;
 }

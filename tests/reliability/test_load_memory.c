@@ -1,0 +1,80 @@
+/* test_load_memory.c: a load costs memory in proportion to the document, not to the slot
+ * numbers it names. Three documents that used to make the loader allocate up to the largest
+ * slot (83 s and 15.6 GB for the first): each is refused, or loads, with the process's peak
+ * RSS rising by less than 64 MB; the time each takes is printed, not asserted. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "check.h"
+#include "rel_ecs.h"
+
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static long peak_rss_kb(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+int main(void) {
+    long rss_before = peak_rss_kb(); /* the rise is measured: sanitizers and valgrind add their own */
+    rel_world_t *w = rel_world_new();
+    ecs_entity_t mine = rel_spawn(w, &(rel_spawn_desc_t){ .hp = &(rel_hp_t){ 1, 2 } });
+    ecs_error_t err;
+
+    /* 1. One entity at slot 4,000,000,000: refused, naming the slot and the option. */
+    double t0 = seconds();
+    CHECK(!rel_world_from_json(w, "{\"schema\":\"rel\",\"version\":1,\"entities\":[{\"id\":\"4000000000v0\"}]}", &err));
+    printf("slot 4e9: %.3f s: %s\n", seconds() - t0, err.message);
+    CHECK(strstr(err.message, "entities[0].id: slot 4000000000 is beyond") != NULL);
+    CHECK(strstr(err.message, "max_slots") != NULL);
+
+    /* 2. ~0 in an entity field: saved, and loaded back as the same stale reference, with no
+     * slot reserved for it. */
+    CHECK(rel_set_inv(w, mine, (rel_inv_t){ .owner = ~(ecs_entity_t)0 }));
+    char *json = rel_world_to_json(w);
+    t0 = seconds();
+    bool ok = rel_world_from_json(w, json, &err);
+    printf("~0 reference: %.3f s%s%s\n", seconds() - t0, ok ? "" : ": ", ok ? "" : err.message);
+    CHECK(ok);
+    CHECK_EQ(rel_get_inv(w, mine).owner, ~(ecs_entity_t)0);
+    CHECK(w->entities.capacity < 1024);
+    free(json);
+
+    /* 3. 20,000 entities 4096 slots apart (the last at slot 81,883,904): refused. */
+    size_t cap = 64 + 20000 * 32, len = 0;
+    char *doc = malloc(cap);
+    CHECK(doc != NULL);
+    len += (size_t)snprintf(doc + len, cap - len, "{\"schema\":\"rel\",\"version\":1,\"entities\":[");
+    for (int k = 0; k < 20000; k++)
+        len += (size_t)snprintf(doc + len, cap - len, "%s{\"id\":\"%dv0\"}", k ? "," : "", k * 4096);
+    snprintf(doc + len, cap - len, "]}");
+    t0 = seconds();
+    CHECK(!rel_world_from_json(w, doc, &err));
+    printf("20k entities 4096 apart: %.3f s: %s\n", seconds() - t0, err.message);
+    CHECK(strstr(err.message, "is beyond the 1048576 slots") != NULL);
+    free(doc);
+
+    /* 4. /dev/zero: refused at the caller's size cap, without reading on. */
+    t0 = seconds();
+    CHECK(!rel_world_load_opts(w, "/dev/zero", &(rel_load_options_t){ .max_bytes = 1 << 20 }, &err));
+    printf("/dev/zero: %.3f s: %s\n", seconds() - t0, err.message);
+    CHECK(strstr(err.message, "/dev/zero: larger than the 1048576 bytes a load reads") != NULL);
+
+    /* the world is as it was after every refusal */
+    CHECK_EQ(rel_count(w), 1);
+    CHECK_EQ(rel_get_hp(w, mine).cur, 1);
+    long rise = peak_rss_kb() - rss_before;
+    printf("peak RSS rose by %ld KiB\n", rise);
+    CHECK(rise < 64 * 1024);
+    rel_world_free(w);
+    return check_finish("load memory");
+}
