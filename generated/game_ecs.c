@@ -1619,10 +1619,10 @@ static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t 
 
 static const char *const game__target_keys[] = { "entity" };
 
-static cJSON *game__target_to_json(const game_target_t *v) {
+static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_entity(v->entity))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1858,7 +1858,7 @@ static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
             case 4:
                 if (game_has_target(w, e)) {
                     game_target_t v = game_get_target(w, e);
-                    if (!ecs_json_put(o, "target", game__target_to_json(&v))) goto fail;
+                    if (!ecs_json_put(o, "target", game__target_to_json(&w->entities, &v))) goto fail;
                 }
                 break;
             case 5:

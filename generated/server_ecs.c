@@ -1221,10 +1221,10 @@ static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_nam
 
 static const char *const server__target_keys[] = { "entity" };
 
-static cJSON *server__target_to_json(const server_target_t *v) {
+static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_entity(v->entity))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1337,7 +1337,7 @@ static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
             case 5:
                 if (server_has_target(w, e)) {
                     server_target_t v = server_get_target(w, e);
-                    if (!ecs_json_put(o, "target", server__target_to_json(&v))) goto fail;
+                    if (!ecs_json_put(o, "target", server__target_to_json(&w->entities, &v))) goto fail;
                 }
                 break;
             case 6:

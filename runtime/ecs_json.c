@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -430,6 +431,11 @@ bool ecs_json_read_enum(ecs_json_ctx_t *c, const cJSON *v, const char *const *na
     if (cJSON_IsString(v))
         for (int k = 0; k < n; k++)
             if (!strcmp(names[k], v->valuestring)) return *out = k, true;
+    /* A value outside the enum, set from C, is saved as its number: load what save writes.
+     * A value of the enum is spelled by name. */
+    if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && v->valuedouble >= INT_MIN &&
+        v->valuedouble <= INT_MAX && (v->valuedouble < 0 || v->valuedouble >= n))
+        return *out = (int)v->valuedouble, true;
     char list[256] = "";
     for (int k = 0; k < n && strlen(list) + strlen(names[k]) + 3 < sizeof list; k++)
         strcat(strcat(list, k ? ", " : ""), names[k]);
@@ -516,6 +522,14 @@ cJSON *ecs_json_from_entity(ecs_entity_t v) {
     char buf[24];
     ecs_json_format_id(v, buf);
     return cJSON_CreateString(buf);
+}
+
+cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
+    uint32_t index = ecs_entity_index(v);
+    ecs_entity_t live = v != ECS_NULL ? ecs_entities_at(t, index) : ECS_NULL;
+    if (live != ECS_NULL && ecs_entity_generation(v) > ecs_entity_generation(live))
+        return cJSON_CreateNull(); /* never issued by t: it would come alive after a load */
+    return ecs_json_from_entity(v);
 }
 
 cJSON *ecs_json_from_string(const char *s, size_t size) {

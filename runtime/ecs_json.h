@@ -10,7 +10,8 @@
  *   string, because cJSON (and JavaScript) hold numbers as doubles and would round. Reads
  *   accept both; a number of 2^53 or more is refused rather than silently rounded.
  * - entity ids: "<index>v<generation>" (e.g. "5v0"); ECS_NULL is null.
- * - enums: the value's name; tags: true; char[N]: a string of at most N-1 bytes. */
+ * - enums: the value's name (a value outside the enum, set from C, as its number, read back
+ *   as such, so a save always loads; a number naming a value of the enum is refused); tags: true; char[N]: a string of at most N-1 bytes. */
 #ifndef ECS_JSON_H
 #define ECS_JSON_H
 
@@ -112,6 +113,11 @@ cJSON *ecs_json_from_uint(uint64_t v); /* u8..u64 */
 cJSON *ecs_json_from_f32(float v);
 cJSON *ecs_json_from_f64(double v);
 cJSON *ecs_json_from_entity(ecs_entity_t v);
+/* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
+ * issued, a later generation of a live slot (another world's id, say), is written as null:
+ * loading it would make a reference that comes alive once the slot is reused. Stale ids of
+ * t and ids beyond its slots are kept (they stay stale through a load). */
+cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v);
 cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
 cJSON *ecs_json_from_enum(int v, const char *const *names, int n); /* out of range: the number */
 

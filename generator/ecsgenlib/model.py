@@ -255,6 +255,11 @@ class Component:
         return not self.singleton
 
     @property
+    def has_refs(self):
+        """Whether it has entity fields: its JSON writer then needs the world's entity table."""
+        return any(f.type.scalar == "entity" for f in self.fields)
+
+    @property
     def slot(self):
         """Slot storage: row = the entity's slot index, presence = a bit of the slot's mask."""
         return self.storage == "slot"

@@ -309,11 +309,59 @@ static void test_hash(void) {
     ak_world_free(b);
 }
 
+/* Save never writes what load refuses: an enum value outside the enum (set from C) is saved
+ * as its number and comes back as it was. */
+static void test_enum_out_of_range(void) {
+    ak_world_t *w = ak_world_new();
+    ecs_entity_t e = ak_spawn(w, &(ak_spawn_desc_t){ .state = &(ak_state_t){ .mode = (ak_state_mode_t)7, .level = 1 } });
+    char *json = ak_world_to_json(w);
+    CHECK(strstr(json, "\"mode\":\t7") != NULL);
+    ecs_error_t err;
+    ak_world_t *back = ak_world_new();
+    CHECK(ak_world_from_json(back, json, &err));
+    CHECK_EQ((int)ak_get_state(back, e).mode, 7);
+    char *again = ak_world_to_json(back);
+    CHECK(!strcmp(json, again));
+    CHECK(!ak_world_from_json(back, "{\"schema\": \"ak\", \"version\": 1, \"entities\": [{\"id\": \"0v0\", \"state\": {\"mode\": 1.5}}]}", &err));
+    CHECK(strstr(err.message, "entities[0].state.mode: expected one of off, slow, fast") != NULL);
+    free(json);
+    free(again);
+    ak_world_free(back);
+    ak_world_free(w);
+}
+
+/* The dangling-reference rule: an id the world never issued (a later generation of a live
+ * slot, e.g. another world's id) is saved as null, so the save loads; a stale id the world
+ * did issue is kept, and stays stale. */
+static void test_foreign_reference(void) {
+    ak_world_t *w = ak_world_new();
+    ecs_entity_t a = ak_spawn(w, NULL);
+    ecs_entity_t gone = ak_spawn(w, NULL);
+    CHECK(ak_destroy(w, gone));
+    ecs_entity_t foreign = ecs_entity_make(ecs_entity_index(a), 5);
+    ecs_entity_t e = ak_spawn(w, &(ak_spawn_desc_t){ .link = &(ak_link_t){ .to = foreign, .many = { gone, a } } });
+    char *json = ak_world_to_json(w);
+    CHECK(strstr(json, "\"to\":\tnull") != NULL);
+    ecs_error_t err;
+    ak_world_t *back = ak_world_new();
+    CHECK(ak_world_from_json(back, json, &err));
+    ak_link_t l = ak_get_link(back, e);
+    CHECK_EQ(l.to, ECS_NULL);
+    CHECK_EQ(l.many[0], gone);
+    CHECK(!ak_alive(back, gone));
+    CHECK_EQ(l.many[1], a);
+    free(json);
+    ak_world_free(back);
+    ak_world_free(w);
+}
+
 int main(void) {
     test_random_worlds(300);
     test_stale_references();
     test_nan();
     test_spellings();
     test_hash();
+    test_enum_out_of_range();
+    test_foreign_reference();
     return check_finish("test_json_roundtrip");
 }
