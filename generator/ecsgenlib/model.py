@@ -812,41 +812,31 @@ def _build_prefab(errors, file, names, by_name, pname, spec):
 def _check_evolution(errors, file, schema):
     """Old names (`was`, `removed_*`) must not be live names, and each old name maps to one
     place: a saved world's key then means exactly one thing."""
-    live = {c.name: c for c in schema.components}
-    old = {}
-    for k, name in enumerate(schema.removed_components):
-        if name in live:
-            errors.append(SchemaError(file, f"removed_components[{k}]", f"'{name}' is a component of this schema",
-                                      "list only components the schema no longer has"))
-        old[name] = f"removed_components[{k}]"
-    for c in schema.components:
-        for k, name in enumerate(c.was):
-            where = f"{c.path}.was[{k}]"
+
+    def claim(old, live, live_what, names, where, hint, kind):
+        """Records old names at paths `where[k]`; `kind` says what one maps to."""
+        for k, name in enumerate(names):
+            path = f"{where}[{k}]"
             if name in live:
-                errors.append(SchemaError(file, where, f"'{name}' is a component of this schema",
-                                          "an old name cannot also be a live one"))
+                errors.append(SchemaError(file, path, f"'{name}' is {live_what}", hint))
             elif name in old:
-                errors.append(SchemaError(file, where, f"'{name}' is claimed by {old[name]} too",
-                                          "an old name maps to one component"))
-            old[name] = where
-        fields = {f.name for f in c.fields}
-        old_fields = {}
-        for k, name in enumerate(c.removed_fields):
-            where = f"{c.path}.removed_fields[{k}]"
-            if name in fields:
-                errors.append(SchemaError(file, where, f"'{name}' is a field of {c.name}",
-                                          "list only fields the component no longer has"))
-            old_fields[name] = where
+                errors.append(SchemaError(file, path, f"'{name}' is claimed by {old[name]} too",
+                                          f"an old name maps to one {kind}"))
+            old[name] = path
+
+    live = {c.name for c in schema.components}
+    old = {}
+    claim(old, live, "a component of this schema", schema.removed_components, "removed_components",
+          "list only components the schema no longer has", "component")
+    for c in schema.components:
+        claim(old, live, "a component of this schema", c.was, f"{c.path}.was",
+              "an old name cannot also be a live one", "component")
+        fields, old_fields = {f.name for f in c.fields}, {}
+        claim(old_fields, fields, f"a field of {c.name}", c.removed_fields, f"{c.path}.removed_fields",
+              "list only fields the component no longer has", "field")
         for f in c.fields:
-            for k, name in enumerate(f.was):
-                where = f"{f.path}.was[{k}]"
-                if name in fields:
-                    errors.append(SchemaError(file, where, f"'{name}' is a field of {c.name}",
-                                              "an old name cannot also be a live one"))
-                elif name in old_fields:
-                    errors.append(SchemaError(file, where, f"'{name}' is claimed by {old_fields[name]} too",
-                                              "an old name maps to one field"))
-                old_fields[name] = where
+            claim(old_fields, fields, f"a field of {c.name}", f.was, f"{f.path}.was",
+                  "an old name cannot also be a live one", "field")
 
 
 def _decide_ownership(schema):
