@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "ecsgen/ecs.h"
 
 #if ECS_RUNTIME_API != 1
 #error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
