@@ -12,10 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "ecsgen/ecs.h"
 
 #if ECS_RUNTIME_API != 1
 #error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* ---- Component types --------------------------------------------------------------- */
@@ -232,7 +236,7 @@ static inline editor_position_t editor_get_position(const editor_world_t *w, ecs
     const editor_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
-    editor_position_t v = { 0 };
+    editor_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -247,7 +251,7 @@ typedef struct {
 static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_entity_t e) {
     editor_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (editor_position_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { editor_position_ref_t none = ECS_ZERO; return none; }
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -268,7 +272,7 @@ static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs
     const editor_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
-    editor_velocity_t v = { 0 };
+    editor_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -283,7 +287,7 @@ typedef struct {
 static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_entity_t e) {
     editor_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (editor_velocity_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { editor_velocity_ref_t none = ECS_ZERO; return none; }
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -304,7 +308,7 @@ static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_ent
     const editor_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
-    editor_health_t v = { 0 };
+    editor_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.current = p->current[row];
     v.max = p->max[row];
@@ -319,7 +323,7 @@ typedef struct {
 static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entity_t e) {
     editor_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (editor_health_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { editor_health_ref_t none = ECS_ZERO; return none; }
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -340,7 +344,7 @@ static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_
     const editor_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
-    editor_name_t v = { 0 };
+    editor_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
@@ -353,7 +357,7 @@ typedef struct {
 static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t e) {
     editor_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (editor_name_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { editor_name_ref_t none = ECS_ZERO; return none; }
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -398,7 +402,7 @@ static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entit
     const editor_gizmo_pool_t *p = &w->components.gizmo;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
-    editor_gizmo_t v = { 0 };
+    editor_gizmo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.kind = p->kind[row];
     v.size = p->size[row];
@@ -413,7 +417,7 @@ typedef struct {
 static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_t e) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (editor_gizmo_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { editor_gizmo_ref_t none = ECS_ZERO; return none; }
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
 
@@ -499,9 +503,9 @@ typedef struct editor_iter {
 } editor_iter_t;
 
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (editor_iter_t it = { .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (editor_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_walk_t[]){ ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }; \
          editor__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -594,12 +598,12 @@ typedef struct editor_movement_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } position;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } velocity;
 } editor_movement_view_t;
 #define EDITOR_MOVEMENT_ROW(v, c, i) (i)
@@ -620,8 +624,8 @@ typedef struct editor_selection_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } position;
     struct {
         const uint32_t *position;
@@ -679,5 +683,9 @@ bool editor_apply_deferred(editor_world_t *w);
 static inline size_t editor_deferred_count(const editor_world_t *w) {
     return w->deferred.count;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

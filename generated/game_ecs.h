@@ -12,10 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "ecsgen/ecs.h"
 
 #if ECS_RUNTIME_API != 1
 #error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* ---- Component types --------------------------------------------------------------- */
@@ -305,7 +309,7 @@ static inline game_position_t game_get_position(const game_world_t *w, ecs_entit
     const game_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
-    game_position_t v = { 0 };
+    game_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -320,7 +324,7 @@ typedef struct {
 static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_t e) {
     game_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_position_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -341,7 +345,7 @@ static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entit
     const game_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
-    game_velocity_t v = { 0 };
+    game_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -356,7 +360,7 @@ typedef struct {
 static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_t e) {
     game_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_velocity_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -377,7 +381,7 @@ static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t 
     const game_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
-    game_health_t v = { 0 };
+    game_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.current = p->current[row];
     v.max = p->max[row];
@@ -392,7 +396,7 @@ typedef struct {
 static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e) {
     game_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_health_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -413,7 +417,7 @@ static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     const game_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
-    game_name_t v = { 0 };
+    game_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
@@ -426,7 +430,7 @@ typedef struct {
 static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_name_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
     return (game_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -447,7 +451,7 @@ static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t 
     const game_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
-    game_target_t v = { 0 };
+    game_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.entity = p->entity[row];
     return v;
@@ -460,7 +464,7 @@ typedef struct {
 static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e) {
     game_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_target_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -481,7 +485,7 @@ static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e)
     const game_cargo_pool_t *p = &w->components.cargo;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
-    game_cargo_t v = { 0 };
+    game_cargo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     memcpy(v.items, p->items[row], sizeof v.items);
     v.count = p->count[row];
@@ -496,7 +500,7 @@ typedef struct {
 static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_cargo_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
 
@@ -517,7 +521,7 @@ static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     const game_mood_pool_t *p = &w->components.mood;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
-    game_mood_t v = { 0 };
+    game_mood_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.state = p->state[row];
     return v;
@@ -530,7 +534,7 @@ typedef struct {
 static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_mood_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
 
@@ -551,7 +555,7 @@ static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entit
     const game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
-    game_lifetime_t v = { 0 };
+    game_lifetime_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.seconds = p->seconds[row];
     return v;
@@ -564,7 +568,7 @@ typedef struct {
 static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_t e) {
     game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_lifetime_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
 
@@ -585,7 +589,7 @@ static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t 
     const game_radius_pool_t *p = &w->components.radius;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
-    game_radius_t v = { 0 };
+    game_radius_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.metres = p->metres[row];
     return v;
@@ -598,7 +602,7 @@ typedef struct {
 static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e) {
     game_radius_pool_t *p = &w->components.radius;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (game_radius_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
 
@@ -744,9 +748,9 @@ typedef struct game_iter {
 } game_iter_t;
 
 #define GAME_EACH(w, it, ...)                                                          \
-    for (game_iter_t it = { .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_walk_t[]){ ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }; \
          game__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -863,12 +867,12 @@ typedef struct game_movement_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } position;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } velocity;
 } game_movement_view_t;
 #define GAME_MOVEMENT_ROW(v, c, i) (i)
@@ -889,7 +893,7 @@ typedef struct game_expiring_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict seconds;
+        float *ECS_RESTRICT seconds;
     } lifetime;
 } game_expiring_view_t;
 #define GAME_EXPIRING_ROW(v, c, i) (i)
@@ -967,5 +971,9 @@ bool game_apply_deferred(game_world_t *w);
 static inline size_t game_deferred_count(const game_world_t *w) {
     return w->deferred.count;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

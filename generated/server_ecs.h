@@ -12,10 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ecs.h"
+#include "ecsgen/ecs.h"
 
 #if ECS_RUNTIME_API != 1
 #error "server_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* ---- Component types --------------------------------------------------------------- */
@@ -243,7 +247,7 @@ static inline server_position_t server_get_position(const server_world_t *w, ecs
     const server_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
-    server_position_t v = { 0 };
+    server_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -258,7 +262,7 @@ typedef struct {
 static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_entity_t e) {
     server_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_position_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_position_ref_t none = ECS_ZERO; return none; }
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -279,7 +283,7 @@ static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs
     const server_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
-    server_velocity_t v = { 0 };
+    server_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.x = p->x[row];
     v.y = p->y[row];
@@ -294,7 +298,7 @@ typedef struct {
 static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_entity_t e) {
     server_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_velocity_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_velocity_ref_t none = ECS_ZERO; return none; }
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -315,7 +319,7 @@ static inline server_health_t server_get_health(const server_world_t *w, ecs_ent
     const server_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
-    server_health_t v = { 0 };
+    server_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.current = p->current[row];
     v.max = p->max[row];
@@ -330,7 +334,7 @@ typedef struct {
 static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entity_t e) {
     server_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_health_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_health_ref_t none = ECS_ZERO; return none; }
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -351,7 +355,7 @@ static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_
     const server_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
-    server_name_t v = { 0 };
+    server_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
@@ -364,7 +368,7 @@ typedef struct {
 static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t e) {
     server_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_name_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_name_ref_t none = ECS_ZERO; return none; }
     return (server_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -397,7 +401,7 @@ static inline server_target_t server_get_target(const server_world_t *w, ecs_ent
     const server_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
-    server_target_t v = { 0 };
+    server_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.entity = p->entity[row];
     return v;
@@ -410,7 +414,7 @@ typedef struct {
 static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entity_t e) {
     server_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_target_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_target_ref_t none = ECS_ZERO; return none; }
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -431,7 +435,7 @@ static inline server_connection_t server_get_connection(const server_world_t *w,
     const server_connection_pool_t *p = &w->components.connection;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
-    server_connection_t v = { 0 };
+    server_connection_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
     v.peer = p->peer[row];
     v.ping_ms = p->ping_ms[row];
@@ -446,7 +450,7 @@ typedef struct {
 static inline server_connection_ref_t server_ref_connection(server_world_t *w, ecs_entity_t e) {
     server_connection_pool_t *p = &w->components.connection;
     uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return (server_connection_ref_t){ 0 };
+    if (row == ECS_ROW_NONE) { server_connection_ref_t none = ECS_ZERO; return none; }
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
 
@@ -545,9 +549,9 @@ typedef struct server_iter {
 } server_iter_t;
 
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (server_iter_t it = { .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (server_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             (const ecs_walk_t[]){ ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__) }) }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }; \
          server__step(&it);)                                                                  \
         if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
@@ -644,12 +648,12 @@ typedef struct server_movement_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } position;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } velocity;
 } server_movement_view_t;
 #define SERVER_MOVEMENT_ROW(v, c, i) (i)
@@ -670,8 +674,8 @@ typedef struct server_replication_view {
     size_t count;
     const ecs_entity_t *entity;
     struct {
-        float *restrict x;
-        float *restrict y;
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
     } position;
     struct {
         const uint32_t *position;
@@ -732,5 +736,9 @@ bool server_apply_deferred(server_world_t *w);
 static inline size_t server_deferred_count(const server_world_t *w) {
     return w->deferred.count;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

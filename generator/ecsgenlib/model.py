@@ -138,8 +138,8 @@ class Field:
     def restrict_decl(self):
         """As pointer_decl, restrict-qualified: field arrays never alias one another."""
         if self.is_block:
-            return f"{self.element_c_type} (*restrict {self.name}){self.suffix}"
-        return f"{self.element_c_type} *restrict {self.name}"
+            return f"{self.element_c_type} (*ECS_RESTRICT {self.name}){self.suffix}"
+        return f"{self.element_c_type} *ECS_RESTRICT {self.name}"
 
     def literal(self, value):
         t = self.type

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """`meson install` into a temporary prefix, then a consumer built with nothing but the
 installed `ecsgen` command, a C compiler and `pkg-config --cflags --libs ecsgen` (no meson),
-once against the shared library and once statically."""
+once against the shared library (run without LD_LIBRARY_PATH) and once statically; a
+project ecs.h that must not shadow the runtime's; the generator run from a moved prefix and
+with the configure-time Python gone."""
 
 import os
 import shlex
@@ -43,16 +45,45 @@ class InstallTest(unittest.TestCase):
             run(ecsgen, "schema/mygame.json", "--out", "gen", cwd=work, env=env)
             cc = shlex.split(os.environ.get("CC", "cc"))
             flags = shlex.split(run("pkg-config", "--cflags", "--libs", "ecsgen", env=env))
+            self.assertIn(f"-I{prefix}/include", flags)
             self.assertIn(f"-I{prefix}/include/ecsgen", flags)
-            run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-Igen", "main.c", "gen/mygame_ecs.c",
+            # The project's own ecs.h, first on the include path: generated code must not pick it.
+            with open(os.path.join(work, "ecs.h"), "w") as f:
+                f.write('#error "the project\'s own ecs.h was included"\n')
+            run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I.", "-Igen", "main.c", "gen/mygame_ecs.c",
                 "-o", "mygame", *flags, cwd=work, env=env)
-            shared_env = dict(env, LD_LIBRARY_PATH=os.path.join(prefix, "lib"))
+            self.assertIn("libecsgen.so", run("ldd", os.path.join(work, "mygame"), env=env))
             expected = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
-            self.assertEqual(run(os.path.join(work, "mygame"), env=shared_env), expected)
+            self.assertEqual(run(os.path.join(work, "mygame"), env=env), expected)
+            # The old include spelling keeps working for hand-written code.
+            with open(os.path.join(work, "old.c"), "w") as f:
+                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 1 ? 0 : 1; }\n')
+            os.remove(os.path.join(work, "ecs.h"))
+            run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "old.c", "-o", "old", *flags, cwd=work, env=env)
+            run(os.path.join(work, "old"), env=env)
             static = shlex.split(run("pkg-config", "--cflags", "--libs", "--static", "ecsgen", env=env))
             run(*cc, "-std=c11", "-Igen", "main.c", "gen/mygame_ecs.c", "-o", "mygame-static",
                 os.path.join(prefix, "lib", "libecsgen.a"), *[f for f in static if f != "-lecsgen"], cwd=work, env=env)
             self.assertEqual(run(os.path.join(work, "mygame-static"), env=env), expected)
+
+            # A moved prefix, and the Python meson found at configure time gone: bin/ecsgen finds
+            # share/ecsgen/ next to itself and falls back to a python3 that has the modules.
+            moved = os.path.join(tmp, "moved")
+            shutil.move(prefix, moved)
+            script = os.path.join(moved, "bin", "ecsgen")
+            with open(script) as f:
+                text = f.read()
+            with open(script, "w") as f:
+                f.write(text.replace("'/", "'/nonexistent/", 2))
+            with open(script) as f:
+                self.assertNotIn(f"'{prefix}", f.read())
+            out = os.path.join(tmp, "moved-gen")
+            os.mkdir(out)
+            run(script, os.path.join(work, "schema", "mygame.json"), "--out", out, env=env)
+            self.assertTrue(os.path.exists(os.path.join(out, "mygame_ecs.h")))
+            bad_env = dict(env, ECSGEN_PYTHON="/nonexistent/python3")
+            result = subprocess.run([script, "--version"], env=bad_env, capture_output=True, text=True)
+            self.assertNotEqual(result.returncode, 0)
 
 
 if __name__ == "__main__":
