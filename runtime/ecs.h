@@ -3,9 +3,11 @@
 #ifndef ECS_H
 #define ECS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 #ifdef __cplusplus
 #include <initializer_list>
