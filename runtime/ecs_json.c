@@ -568,6 +568,10 @@ bool ecs_json_append(cJSON *array, cJSON *item) {
 
 bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
     static unsigned counter;
+    if (!path || !*path) {
+        snprintf(err->message, sizeof err->message, "save: no file path given (NULL or empty)");
+        return false;
+    }
     if (!text) {
         snprintf(err->message, sizeof err->message, "%s: out of memory", path);
         return false;
@@ -614,6 +618,10 @@ void ecs_json_error_in_file(ecs_error_t *err, const char *path) {
 }
 
 char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
+    if (!path || !*path) {
+        snprintf(err->message, sizeof err->message, "load: no file path given (NULL or empty)");
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", path, strerror(errno));

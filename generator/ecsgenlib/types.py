@@ -153,6 +153,9 @@ class FieldType:
                 raise ValueError(f"{value} is out of range for {self.scalar} [{low}, {high}]")
             return value
         given, value = value, float(value)
+        if not math.isfinite(value):  # 1e999 reads as infinity; Python's json also takes NaN
+            raise ValueError(f"expected a finite number, got {given!r} (a number beyond ±1.8e308 reads as infinity; "
+                             f"the largest f64 is 1.7976931348623157e308)")
         if self.scalar == "f32":
             try:
                 value = struct.unpack("<f", struct.pack("<f", value))[0]

@@ -54,6 +54,14 @@ int main(void) {
     CHECK(ak_alive(back, e));
     CHECK(ak_world_load(back, path, NULL)); /* err may be NULL */
 
+    /* No path: a clear error, no crash, nothing changed. */
+    CHECK(!ak_world_save(w, NULL, &err));
+    CHECK(!strcmp(err.message, "save: no file path given (NULL or empty)"));
+    CHECK(!ak_world_load(back, NULL, &err));
+    CHECK(!strcmp(err.message, "load: no file path given (NULL or empty)"));
+    CHECK(!ak_world_save(w, "", &err));
+    CHECK(ak_alive(back, e));
+
     unlink(path);
     unlink(missing);
     rmdir(dir);
