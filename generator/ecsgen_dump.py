@@ -8,9 +8,10 @@
 
 import argparse
 import os
+import signal
 import sys
 
-DEBIAN_PYTHON = "/usr/bin/python3"
+from ecsgenlib import interpreter
 
 EXAMPLES = """\
 commands:
@@ -84,7 +85,7 @@ def run_stats(args):
 
 
 def run_check(args):
-    _ensure_schema_modules()
+    interpreter.ensure_modules("ecsgen-dump", __file__)
     from dumplib import check, document
     from ecsgenlib import pipeline
     from ecsgenlib.errors import SchemaError, SchemaErrors
@@ -119,26 +120,6 @@ def run_check(args):
     return status
 
 
-def _ensure_schema_modules():
-    """check reads schemas with the generator's loader (jinja2, jsonschema): re-run under
-    Debian's python3 when this interpreter lacks them (a pyenv python3 often does)."""
-    missing = []
-    for module in ("jinja2", "jsonschema"):
-        try:
-            __import__(module)
-        except ImportError:
-            missing.append(module)
-    if not missing:
-        return
-    if (os.path.exists(DEBIAN_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON)
-            and not os.environ.get("ECSGEN_REEXEC")):
-        os.environ["ECSGEN_REEXEC"] = "1"
-        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON, os.path.abspath(__file__), *sys.argv[1:]])
-    packages = " ".join("python3-" + m for m in missing)
-    print(f"ecsgen-dump: missing Python modules: {', '.join(missing)} (install them: apt-get install {packages})",
-          file=sys.stderr)
-    sys.exit(2)
-
-
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `ecsgen-dump diff A B | head` ends quietly
     sys.exit(main())
