@@ -8,28 +8,7 @@ import argparse
 import os
 import sys
 
-REQUIRED_MODULES = ("jinja2", "jsonschema")
-DEBIAN_PYTHON = "/usr/bin/python3"
-
-
-def _ensure_modules():
-    """Re-runs under Debian's python3 when this interpreter lacks jinja2 or jsonschema (a
-    pyenv python3 first on PATH often does), else explains what to install."""
-    missing = []
-    for module in REQUIRED_MODULES:
-        try:
-            __import__(module)
-        except ImportError:
-            missing.append(module)
-    if not missing:
-        return
-    if (os.path.exists(DEBIAN_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON)
-            and not os.environ.get("ECSGEN_REEXEC")):
-        os.environ["ECSGEN_REEXEC"] = "1"
-        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON, os.path.abspath(__file__), *sys.argv[1:]])
-    packages = " ".join("python3-" + m for m in missing)
-    sys.exit(f"ecsgen: missing Python modules: {', '.join(missing)} (install them: apt-get install {packages})")
-
+from ecsgenlib import interpreter
 
 EXAMPLES = """\
 examples:
@@ -84,7 +63,7 @@ def _version():
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    _ensure_modules()
+    interpreter.ensure_modules("ecsgen", __file__)
     from ecsgenlib.errors import SchemaError, SchemaErrors
     from ecsgenlib import pipeline
     try:

@@ -31,9 +31,10 @@ class InstallTest(unittest.TestCase):
             build = os.path.join(tmp, "build")
             run("meson", "setup", build, ROOT, f"--prefix={prefix}", "--libdir=lib", "-Dtests=false")
             run("meson", "install", "-C", build)
-            for path in ("bin/ecsgen", "lib/libecsgen.a", "lib/libecsgen.so", "lib/pkgconfig/ecsgen.pc",
+            for path in ("bin/ecsgen", "bin/ecsgen-dump", "lib/libecsgen.a", "lib/libecsgen.so", "lib/pkgconfig/ecsgen.pc",
                          "include/ecsgen/ecs.h", "share/ecsgen/ecsgen.py", "share/ecsgen/ecsgen.schema.json",
-                         "share/ecsgen/templates/ecs.h.j2", "share/ecsgen/ecsgenlib/model.py"):
+                         "share/ecsgen/templates/ecs.h.j2", "share/ecsgen/ecsgenlib/model.py",
+                         "share/ecsgen/ecsgen_dump.py", "share/ecsgen/dumplib/check.py"):
                 self.assertTrue(os.path.exists(os.path.join(prefix, path)), path)
 
             work = os.path.join(tmp, "consumer")
@@ -43,6 +44,12 @@ class InstallTest(unittest.TestCase):
             self.assertRegex(run(ecsgen, "--version", env=env), r"^ecsgen \d+\.\d+\.\d+$")
             os.mkdir(os.path.join(work, "gen"))
             run(ecsgen, "schema/mygame.json", "--out", "gen", cwd=work, env=env)
+            # The installed dump tool checks a dump against the consumer's schema.
+            with open(os.path.join(work, "world.json"), "w") as f:
+                f.write('{"schema": "mygame", "version": 1, "entities": [{"id": "0v0", "health": {"current": 3}}]}')
+            self.assertEqual(run(os.path.join(prefix, "bin", "ecsgen-dump"), "check", "world.json", "--schema",
+                                 "schema/mygame.json", cwd=work, env=env),
+                             "world.json: loads: schema mygame version 1, 1 entities\n")
             cc = shlex.split(os.environ.get("CC", "cc"))
             flags = shlex.split(run("pkg-config", "--cflags", "--libs", "ecsgen", env=env))
             self.assertIn(f"-I{prefix}/include", flags)
@@ -81,6 +88,8 @@ class InstallTest(unittest.TestCase):
             os.mkdir(out)
             run(script, os.path.join(work, "schema", "mygame.json"), "--out", out, env=env)
             self.assertTrue(os.path.exists(os.path.join(out, "mygame_ecs.h")))
+            self.assertRegex(run(os.path.join(moved, "bin", "ecsgen-dump"), "--version", env=env),
+                             r"^ecsgen-dump \d+\.\d+\.\d+$")
             bad_env = dict(env, ECSGEN_PYTHON="/nonexistent/python3")
             result = subprocess.run([script, "--version"], env=bad_env, capture_output=True, text=True)
             self.assertNotEqual(result.returncode, 0)

@@ -1,0 +1,62 @@
+"""`ecsgen-dump diff A B`: what changed between two saved worlds, one line per difference,
+by path: entities are matched by id (`entities[5v0]`, slot 5 generation 0), never by their
+place in the list, so a spawn or destroy elsewhere shows as one added or removed entity."""
+
+from .document import Obj, entities, format_id, same, to_text
+
+
+def diff(file_a, doc_a, file_b, doc_b):
+    """The difference lines, in a stable order: the header and singletons in document order,
+    then entities by slot and generation; within an entity, A's components in A's order, then
+    those only B has. DumpError when either is not a world's shape."""
+    list_a, list_b = entities(file_a, doc_a), entities(file_b, doc_b)
+    lines = []
+    rest_a = Obj((k, v) for k, v in doc_a if k != "entities")
+    rest_b = Obj((k, v) for k, v in doc_b if k != "entities")
+    _diff_value("", rest_a, rest_b, lines)
+    by_id_a, by_id_b = dict(list_a), dict(list_b)
+    for key in sorted(set(by_id_a) | set(by_id_b)):
+        path = f"entities[{format_id(*key)}]"
+        a, b = by_id_a.get(key), by_id_b.get(key)
+        if b is None:
+            lines.append(f"{path}: removed {to_text(_content(a))}")
+        elif a is None:
+            lines.append(f"{path}: added {to_text(_content(b))}")
+        else:
+            _diff_value(path, _content(a), _content(b), lines)
+    return lines
+
+
+def _content(entity):
+    return Obj((k, v) for k, v in entity if k != "id")
+
+
+def _join(path, key):
+    return f"{path}.{key}" if path else key
+
+
+def _diff_value(path, a, b, lines):
+    if isinstance(a, Obj) and isinstance(b, Obj):
+        keys_b = b.keys()
+        for key in _unique(a.keys()):
+            if key not in keys_b:
+                lines.append(f"{_join(path, key)}: removed {to_text(a.get(key))}")
+            else:
+                _diff_value(_join(path, key), a.get(key), b.get(key), lines)
+        keys_a = a.keys()
+        for key in _unique(keys_b):
+            if key not in keys_a:
+                lines.append(f"{_join(path, key)}: added {to_text(b.get(key))}")
+    elif _is_array(a) and _is_array(b) and len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b)):
+            _diff_value(f"{path}[{k}]", x, y, lines)
+    elif not same(a, b):
+        lines.append(f"{path}: {to_text(a)} -> {to_text(b)}")
+
+
+def _is_array(v):
+    return isinstance(v, list) and not isinstance(v, Obj)
+
+
+def _unique(keys):
+    return list(dict.fromkeys(keys))

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""ecsgen-dump (generator/ecsgen_dump.py) on dumps saved by real programs (the demo; the
+evolution test's version-1 program) and on handwritten ones: diff's exact lines and exit
+status, stats against examples/inspect's counts, and check against the generated loader
+itself (load_dump, built for the `ak` and `evo` schemas): for every document both give the
+same verdict and the same message or report.
+
+    test_dump.py DEMO INSPECT LOAD_DUMP_AK LOAD_DUMP_EVO V1_JSON V1_NARROWING_JSON
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOL = os.path.join(ROOT, "generator", "ecsgen_dump.py")
+GAME = os.path.join(ROOT, "schema", "game.json")
+AK = os.path.join(ROOT, "tests", "json", "allkinds.json")
+EVO = os.path.join(ROOT, "tests", "json", "evolve.json")
+DEMO = INSPECT = LOAD_AK = LOAD_EVO = V1 = V1_NARROWING = None
+
+# Documents of the ak schema (tests/json/allkinds.json, version 3) that its loader refuses,
+# one per rule, with the message (after "FILE: ").
+DOC = '{"schema": "ak", "version": 3, "entities": [%s]}'
+REFUSED = [
+    ('{"schema": "ak",\n  "version": 3,,}', None),  # malformed: the column may differ from cJSON's
+    ("[]", "(document): expected an object, got an array"),
+    ('{"version": 1}', "schema: missing (a saved ak world names its schema)"),
+    ('{"schema": "game", "version": 1}', 'schema: this document is for schema "game", not ak'),
+    ('{"schema": "ak"}', "version: missing (a saved world states its schema version)"),
+    ('{"schema": "ak", "version": 4}', "version: document version 4 is newer than schema ak's version 3 "
+                                       "(load it with a newer program)"),
+    ('{"schema": "ak", "version": 0}', "version: versions start at 1, got 0"),
+    ('{"schema": "ak", "version": "3"}', 'version: expected integer in [0, 4294967295], got "3"'),
+    ('{"schema": "ak", "version": 3, "extra": 1}', "extra: unknown top-level key"),
+    ('{"schema": "ak", "version": 3, "entities": {}}', "entities: expected an array, got an object"),
+    ('{"schema": "ak", "version": 3, "entities": null}', "entities: expected an array, got null"),
+    ('{"schema": "ak", "version": 3, "singletons": null}', "singletons: expected an object, got null"),
+    ('{"schema": "ak", "version": 3, "singletons": {"clock": {}}}', "singletons.clock: unknown singleton"),
+    ('{"schema": "ak", "version": 3, "singletons": {"config": {"seed": -1}}}',
+     "singletons.config.seed: expected integer in [0, 18446744073709551615], got -1"),
+    (DOC % "7", "entities[0]: expected an object, got 7"),
+    (DOC % '{"ints": {}}', 'entities[0].id: missing (every entity has an id, e.g. "5v0")'),
+    (DOC % '{"id": null}', 'entities[0].id: expected an entity id like "5v0", got null'),
+    (DOC % '{"id": "4294967295v0"}', 'entities[0].id: expected an entity id like "5v0" or null, got "4294967295v0"'),
+    (DOC % '{"id": "0v0", "bogus": {}}', "entities[0].bogus: unknown component"),
+    (DOC % '{"id": "0v0", "config": {}}', "entities[0].config: unknown component"),
+    (DOC % '{"id": "0v0", "ints": {"z": 1}}', "entities[0].ints.z: unknown field of ints"),
+    (DOC % '{"id": "0v0", "ints": 3}', "entities[0].ints: expected an object, got 3"),
+    (DOC % '{"id": "0v0", "ints": {"a": 1, "a": 2}}', "entities[0].ints.a: duplicate key"),
+    (DOC % '{"id": "0v0", "ints": {"a": 128}}', "entities[0].ints.a: expected integer in [-128, 127], got 128"),
+    (DOC % '{"id": "0v0", "ints": {"e": -1}}', "entities[0].ints.e: expected integer in [0, 255], got -1"),
+    (DOC % '{"id": "0v0", "ints": {"c": 1.5}}',
+     "entities[0].ints.c: expected integer in [-2147483648, 2147483647], got 1.5"),
+    (DOC % '{"id": "0v0", "ints": {"c": "12"}}',
+     'entities[0].ints.c: expected integer in [-2147483648, 2147483647], got "12"'),
+    (DOC % '{"id": "0v0", "ints": {"h": 9007199254740993}}',
+     "entities[0].ints.h: expected integer in [0, 18446744073709551615], got 9007199254740992 "
+     '(write integers from 2^53 on as strings, e.g. "9007199254740993")'),
+    (DOC % '{"id": "0v0", "ints": {"h": "18446744073709551616"}}',
+     'entities[0].ints.h: expected integer in [0, 18446744073709551615], got "18446744073709551616"'),
+    (DOC % '{"id": "0v0", "reals": {"s": "abc"}}', 'entities[0].reals.s: expected number, got "abc"'),
+    (DOC % '{"id": "0v0", "reals": {"s": 1e39}}',
+     "entities[0].reals.s: expected number in f32 range (about ±3.4e38), got 9.9999999999999994e+38"),
+    (DOC % '{"id": "0v0", "flags": {"on": 1}}', "entities[0].flags.on: expected true or false, got 1"),
+    (DOC % '{"id": "0v0", "flags": {"mask": [true]}}', "entities[0].flags.mask: expected an array of 3, got an array of 1"),
+    (DOC % '{"id": "0v0", "flags": {"mask": true}}', "entities[0].flags.mask: expected an array of 3, got true"),
+    (DOC % '{"id": "0v0", "arrays": {"i": [1, "x", 3]}}',
+     'entities[0].arrays.i[1]: expected integer in [-9223372036854775808, 9223372036854775807], got "x"'),
+    (DOC % '{"id": "0v0", "text": {"tiny": 7}}', "entities[0].text.tiny: expected string, got 7"),
+    (DOC % '{"id": "0v0", "text": {"tiny": "abcd"}}',
+     "entities[0].text.tiny: string of 4 bytes does not fit char[4] (at most 3 bytes)"),
+    (DOC % '{"id": "0v0", "text": {"tiny": "\\u00e9\\u00e9"}}',
+     "entities[0].text.tiny: string of 4 bytes does not fit char[4] (at most 3 bytes)"),
+    (DOC % '{"id": "0v0", "text": {"tiny": "a\\u0000b"}}',
+     "line 1, column 78: a string holds \\u0000 (C strings end at NUL; the rest would be lost)"),
+    (DOC % '{"id": "0v0", "link": {"to": 5}}', 'entities[0].link.to: expected an entity id like "5v0" or null, got 5'),
+    (DOC % '{"id": "0v0", "link": {"to": "5x0"}}',
+     'entities[0].link.to: expected an entity id like "5v0" or null, got "5x0"'),
+    (DOC % '{"id": "0v0", "state": {"mode": "medium"}}',
+     'entities[0].state.mode: expected one of off, slow, fast, got "medium"'),
+    (DOC % '{"id": "0v0", "state": {"mode": 1}}', "entities[0].state.mode: expected one of off, slow, fast, got 1"),
+    (DOC % '{"id": "0v0", "marked": 1}', "entities[0].marked: a tag's value is true, got 1"),
+    (DOC % '{"id": "0v0", "marked": true, "marked": true}', "entities[0].marked: duplicate key"),
+    (DOC % '{"id": "0v0"}, {"id": "1v0"}, {"id": "0v0"}',
+     "entities[2].id: duplicate id 0v0: slot 0 is already entities[0] (0v0)"),
+    (DOC % '{"id": "1v2"}, {"id": "0v0", "link": {"many": [null, "1v5"]}}',
+     "entities[0].id: the document also names 1v5, a later generation of live 1v2's slot"),
+    (DOC % '{"id": "2000000v0"}',
+     "entities[0].id: slot 2000000 is beyond the 1048576 slots this load restores (a document of 1 entities; "
+     "the load option max_slots raises the limit)"),
+]
+
+# Documents the ak loader takes: defaults, enum values outside the enum (as save writes them),
+# 64-bit strings, NaN, a stale reference, an older version.
+ACCEPTED = [
+    DOC % '{"id": "7v2", "state": {}, "text": {"tiny": "ab"}, "reals": {"s": 1}}',
+    DOC % '{"id": "0v0", "state": {"mode": 7}, "ints": {"h": "18446744073709551615", "d": "-9223372036854775808"}}',
+    DOC % '{"id": "0v0", "reals": {"s": "NaN", "d": "-Infinity"}, "link": {"to": "9v4", "many": ["0v0", null]}}',
+    '{"schema": "ak", "version": 1, "singletons": {"counter": {"n": 1}}, "entities": []}',
+]
+
+
+def run(*command):
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def tool(*args):
+    return run(sys.executable, TOOL, *args)
+
+
+class DumpTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ecsgen-dump-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text if isinstance(text, str) else json.dumps(text, indent=1))
+        return path
+
+    def demo_dump(self, name="demo.json", seconds="1"):
+        path = os.path.join(self.dir, name)
+        result = run(DEMO, "--seconds", seconds, "--seed", "3", "--save", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return path
+
+    # ---- diff ----------------------------------------------------------------------------
+
+    def test_diff_of_handwritten_dumps(self):
+        a = self.write("a.json", '{"schema": "ak", "version": 3, "singletons": {"counter": {"n": 42}}, "entities": ['
+                                 '{"id": "0v0", "ints": {"c": 5}, "marked": true}, '
+                                 '{"id": "1v0", "link": {"to": "0v0", "many": [null, null]}}, '
+                                 '{"id": "2v0", "reals": {"s": 1.5, "d": 2.5}, "flags": {"mask": [true, false]}}]}')
+        b = self.write("b.json", '{"schema": "ak", "version": 3, "singletons": {"counter": {"n": 43}}, "entities": ['
+                                 '{"id": "1v0", "link": {"to": null, "many": [null, "2v0"]}}, '
+                                 '{"id": "2v0", "reals": {"s": 2, "d": 2.5e0}, "hidden": true, "flags": {"mask": [true]}}, '
+                                 '{"id": "0v1", "ints": {"c": 5}}]}')
+        result = tool("diff", a, b)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.stdout.splitlines(), [
+            "singletons.counter.n: 42 -> 43",
+            'entities[0v0]: removed {"ints": {"c": 5}, "marked": true}',
+            'entities[0v1]: added {"ints": {"c": 5}}',
+            'entities[1v0].link.to: "0v0" -> null',
+            'entities[1v0].link.many[1]: null -> "2v0"',
+            "entities[2v0].reals.s: 1.5 -> 2",
+            "entities[2v0].flags.mask: [true, false] -> [true]",
+            "entities[2v0].hidden: added true",
+        ])
+        self.assertEqual(tool("diff", a, a).returncode, 0)
+        # Entities are matched by id, not by place: b's list in another order is the same world.
+        c = self.write("c.json", '{"schema": "ak", "version": 3, "singletons": {"counter": {"n": 43}}, "entities": ['
+                                 '{"id": "0v1", "ints": {"c": 5}}, {"id": "2v0", "hidden": true, '
+                                 '"flags": {"mask": [true]}, "reals": {"d": 2.5, "s": 2.0}}, '
+                                 '{"id": "1v0", "link": {"to": null, "many": [null, "2v0"]}}]}')
+        self.assertEqual((tool("diff", b, c).returncode, tool("diff", b, c).stdout), (0, ""))
+        zero = self.write("zero.json", '{"entities": [{"id": "0v0", "reals": {"s": 0}}]}')
+        minus = self.write("minus.json", '{"entities": [{"id": "0v0", "reals": {"s": -0.0}}]}')
+        self.assertEqual(tool("diff", zero, minus).stdout, "entities[0v0].reals.s: 0 -> -0.0\n")
+
+    def test_diff_of_demo_dumps(self):
+        a = self.demo_dump()
+        self.assertEqual((tool("diff", a, a).returncode, tool("diff", a, a).stdout), (0, ""))
+        with open(a) as f:
+            doc = json.load(f)
+        entities = doc["entities"]
+        moved, gone = entities[5], entities[6]
+        moved["position"]["x"] = 1.25
+        entities.remove(gone)
+        entities.append({"id": "999v3", "frozen": True})
+        doc["singletons"]["clock"]["frame"] += 1
+        b = self.write("b.json", doc)
+        result = tool("diff", a, b)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[0], "singletons.clock.frame: 60 -> 61")
+        self.assertRegex(lines[1], rf"^entities\[{moved['id']}\]\.position\.x: -?[0-9.e+-]+ -> 1\.25$")
+        self.assertTrue(lines[2].startswith(f"entities[{gone['id']}]: removed {{\"position\": "), lines[2])
+        self.assertEqual(lines[3:], ['entities[999v3]: added {"frozen": true}'])
+        # A longer run of the same game: frames, moved entities, spawned and destroyed ones.
+        later = self.demo_dump("later.json", seconds="2")
+        lines = tool("diff", a, later).stdout.splitlines()
+        self.assertEqual(lines[0], "singletons.clock.frame: 60 -> 120")
+        self.assertTrue(any(re.match(r"^entities\[\d+v\d+\]: added \{", line) for line in lines))
+        self.assertTrue(any(re.match(r"^entities\[0v0\]\.position\.x: ", line) for line in lines))
+
+    def test_diff_errors_exit_2(self):
+        good = self.write("good.json", '{"entities": []}')
+        cases = [
+            ("missing.json", None, "missing.json: cannot open (No such file or directory)"),
+            ("bad.json", '{"entities": [}', "bad.json: line 1, column 15: malformed JSON"),
+            ("nan.json", '{"entities": [NaN]}', "nan.json: line 1, column 15: malformed JSON"),
+            ("list.json", "[]", "list.json: (document): expected an object, got an array"),
+            ("noid.json", '{"entities": [{"x": {}}]}',
+             'noid.json: entities[0].id: missing (every entity has an id, e.g. "5v0")'),
+            ("twice.json", '{"entities": [{"id": "3v0"}, {"id": "3v0"}]}',
+             "twice.json: entities[1].id: duplicate id 3v0: already entities[0]"),
+        ]
+        for name, text, message in cases:
+            path = self.write(name, text) if text is not None else os.path.join(self.dir, name)
+            result = tool("diff", good, path)
+            self.assertEqual(result.returncode, 2, name)
+            self.assertEqual(result.stdout, "")
+            self.assertEqual(result.stderr, os.path.join(self.dir, message) + "\n")
+
+    # ---- stats ---------------------------------------------------------------------------
+
+    def test_stats_of_a_handwritten_dump(self):
+        path = self.write("w.json", '{"schema": "ak", "version": 3, "singletons": {"counter": {"n": 42}}, "entities": ['
+                                    '{"id": "0v0", "ints": {"c": 5}, "marked": true}, {"id": "4v2", "marked": true}]}')
+        result = tool("stats", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, f"{path}: schema \"ak\", version 3\n"
+                                        "entities: 2 in 5 slots (1 with a generation above 0: their slot was reused)\n"
+                                        "component  entities\n"
+                                        "ints              1\n"
+                                        "marked            2\n"
+                                        "singletons:\n"
+                                        '  counter {"n": 42}\n')
+
+    def test_stats_agree_with_inspect(self):
+        path = self.demo_dump()
+        inspected = run(INSPECT, path).stdout
+        stats = tool("stats", path).stdout
+        live = re.search(r"^entities: (\d+) live", inspected, re.M).group(1)
+        self.assertRegex(stats, rf"(?m)^entities: {live} in \d+ slots")
+        for name, count in re.findall(r"(?m)^([a-z]+) +(\d+) +\d+$", inspected):
+            if count != "0":
+                self.assertRegex(stats, rf"(?m)^{name} +{count}$")
+        self.assertRegex(stats, r'(?m)^  clock \{"frame": 60, "dt": 0\.016666668\}$')
+
+    # ---- check ---------------------------------------------------------------------------
+
+    def assert_same_verdict(self, loader, schema, path, *flags):
+        """The tool and the generated loader agree on path: (tool result, loader result)."""
+        ours, theirs = tool("check", path, "--schema", schema, *flags), run(loader, *flags, path)
+        self.assertEqual(ours.returncode != 0, theirs.returncode != 0, (ours.stderr, theirs.stderr))
+        if theirs.returncode:
+            self.assertEqual(ours.stderr, theirs.stderr)
+        else:
+            report = [line for line in ours.stdout.splitlines() if not re.match(r"^[^:]*: (loads|version): ", line)]
+            self.assertEqual(report, theirs.stdout.splitlines())
+        return ours, theirs
+
+    def test_check_refuses_what_the_loader_refuses(self):
+        paths = [self.write(f"bad{k}.json", text) for k, (text, _) in enumerate(REFUSED)]
+        ours = tool("check", *paths, "--schema", AK)  # one message per dump, in order
+        self.assertEqual((ours.returncode, ours.stdout), (1, ""))
+        messages = ours.stderr.splitlines()
+        self.assertEqual(len(messages), len(REFUSED), ours.stderr)
+        for path, (text, expected), message in zip(paths, REFUSED, messages):
+            if expected is None:  # malformed: the column may differ from cJSON's
+                self.assertRegex(message, rf"^{re.escape(path)}: line 2, column \d+: malformed JSON$")
+            else:
+                self.assertEqual(message, f"{path}: {expected}", text)
+        theirs = run(LOAD_AK, *paths[1:])
+        self.assertEqual(theirs.returncode, 1)
+        self.assertEqual(theirs.stderr.splitlines(), messages[1:])
+
+    def test_check_accepts_what_the_loader_accepts(self):
+        for k, text in enumerate(ACCEPTED):
+            path = self.write(f"good{k}.json", text)
+            ours, _ = self.assert_same_verdict(LOAD_AK, AK, path)
+            self.assertEqual(ours.returncode, 0, ours.stderr)
+        demo = self.demo_dump()
+        result = tool("check", demo, "--schema", GAME)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        live = re.search(r"^entities: (\d+) live", run(INSPECT, demo).stdout, re.M).group(1)
+        self.assertEqual(result.stdout, f"{demo}: loads: schema game version 1, {live} entities\n")
+
+    def test_check_of_an_older_dump(self):
+        """A version-1 save of tests/json/evolve_v1/evo.json under version 2 (evolve.json):
+        renames and drops reported, widened values accepted, a narrowed one refused."""
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, V1)
+        self.assertEqual(ours.returncode, 0, ours.stderr)
+        lines = ours.stdout.splitlines()
+        self.assertEqual(lines[:2], [
+            f"{V1}: loads: schema evo version 1, 4 entities",
+            f"{V1}: version: document version 1 is older than schema evo's 2: read through the schema's renames "
+            "and removals (a program's migration callback would run first)"])
+        for line in ("singletons.clock.old_dt: removed field of clock, dropped", "entities[0].pos: renamed to place",
+                     "entities[0].old_tag: renamed to marked", "entities[0].stats.hp: renamed to health",
+                     "entities[0].stats.mana: removed field of stats, dropped",
+                     "entities[1].legacy: removed component, dropped"):
+            self.assertIn(f"{V1}: {line}", lines)
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, V1_NARROWING)
+        self.assertEqual(ours.returncode, 1)
+        self.assertEqual(ours.stderr, f"{V1_NARROWING}: entities[4].narrow.v: expected integer in [-128, 127], got 1000\n")
+        # Edited by hand: an old name beside its new one; a removed and an unknown component, lax.
+        both = self.write("both.json", '{"schema": "evo", "version": 1, "entities": [{"id": "0v0", '
+                                       '"stats": {"hp": 1, "health": 2}}]}')
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, both)
+        self.assertEqual(ours.stderr, f"{both}: entities[0].stats.hp: 'hp' is the old name of 'health', and both are "
+                                      "given (keep one)\n")
+        unknown = self.write("unknown.json", '{"schema": "evo", "version": 2, "entities": [{"id": "0v0", '
+                                             '"legacy": {"code": 1}, "ghost": true, "stats": {"ghost": 1, "luck": 9}}]}')
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, unknown)
+        self.assertEqual(ours.stderr, f"{unknown}: entities[0].ghost: unknown component\n")
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, unknown, "--lax")
+        self.assertEqual(ours.stdout.splitlines()[1:], [
+            f"{unknown}: entities[0].legacy: removed component, dropped",
+            f"{unknown}: entities[0].ghost: unknown component, dropped",
+            f"{unknown}: entities[0].stats.ghost: unknown field of stats, dropped"])
+
+    def test_check_trouble_exits_2(self):
+        good = self.write("good.json", ACCEPTED[0])
+        result = tool("check", os.path.join(self.dir, "missing.json"), "--schema", AK)
+        self.assertEqual((result.returncode, result.stderr),
+                         (2, f"{self.dir}/missing.json: cannot open (No such file or directory)\n"))
+        schema = self.write("schema.json", '{"name": "ak", "components": {"p": {"fields": {"x": "flaot"}}}}')
+        result = tool("check", good, "--schema", schema)
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr, f"{schema}: components.p.fields.x: unknown type 'flaot' (did you mean 'f32'?)\n")
+        self.assertEqual(tool("check", good).returncode, 2)  # --schema is required
+
+    def test_cli(self):
+        self.assertRegex(tool("--version").stdout, r"^ecsgen-dump \d+\.\d+\.\d+\n$")
+        self.assertEqual(tool().returncode, 2)
+        self.assertIn("entities[5v0].position.x: 1.5 -> 2", tool("--help").stdout)
+
+
+if __name__ == "__main__":
+    DEMO, INSPECT, LOAD_AK, LOAD_EVO, V1, V1_NARROWING = sys.argv[1:7]
+    del sys.argv[1:7]
+    unittest.main()
