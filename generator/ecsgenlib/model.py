@@ -87,6 +87,8 @@ class Field:
             self.json_from_fn, self.json_from_args = "ecs_json_from_enum", f", {self.json_names}, {self.enum_count}"
         else:
             self.json_from_args = ""
+        # Run-time metadata (ecs_meta.h): the element type's ecs_meta_type_t constant.
+        self.meta_type = "ECS_META_" + field_type.scalar.upper()
 
     @property
     def element_c_type(self):
@@ -178,6 +180,14 @@ def value_text(field, value):
     return json.dumps(value, ensure_ascii=False)
 
 
+class MetaFns:
+    """The names of a component's void-pointer wrappers in the metadata table (ecs_meta.h)."""
+
+    def __init__(self, names, name):
+        for k in ("has", "count", "get", "set", "add", "remove"):
+            setattr(self, k, names.internal(name, "meta", k))
+
+
 class Component:
     def __init__(self, names, name, doc, tag, singleton, path, storage="sparse"):
         self.names = names
@@ -208,10 +218,13 @@ class Component:
         self.fini_fn = names.internal(name, "fini")
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
-        self.to_json_fn = names.internal(name, "to_json") if not tag else None
-        self.from_json_fn = names.internal(name, "from_json") if not tag else None
         self.json_keys = names.internal(name, "keys") if not tag else None
-        self.hash_fn = names.internal(name, "hash") if not tag else None
+        # Run-time metadata (ecs_meta.h): its fields' table, its defaults as a value, and the
+        # void-pointer wrappers of its functions; index: its place in the schema's table.
+        self.meta_fields = names.internal(name, "meta_fields") if not tag else None
+        self.default_value = names.internal(name, "default_value") if not tag else None
+        self.meta_fns = MetaFns(names, name)
+        self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed")  # fields it no longer has
         self.was = []  # names it had before (schema evolution)
@@ -478,6 +491,10 @@ class Schema:
             "entity_keys", "singleton_keys", "migration", "component_maps", "renames", "removed",
             "document_migrate")}
         self.json_name = c_string(name)
+        # Run-time metadata: the schema's table (public) and its parts.
+        self.meta = n.fn("meta")
+        self.meta_components = self.names.internal("meta", "components")
+        self.meta_pooled = self.names.internal("meta", "pooled")
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
@@ -503,6 +520,11 @@ class Schema:
             rows += f" + sizeof({self.value_type})"
         return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.sparse_pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
+
+    @property
+    def value_bytes(self):
+        """C: the bytes any per-entity component's value takes (a scratch buffer's size)."""
+        return f"sizeof({self.value_type})" if self.data else "1u"
 
     @property
     def heap_bytes_64(self):
@@ -594,7 +616,7 @@ class Schema:
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
-                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
+                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, self.meta, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):
@@ -625,6 +647,8 @@ def build_model(document, file):
         if component:
             schema.components.append(component)
             by_name[cname] = component
+    for k, component in enumerate(schema.components):
+        component.meta_index = k
     for k, component in enumerate(schema.pooled):
         component.pool_index = k
     for k, component in enumerate(schema.slotted):
