@@ -470,28 +470,30 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (editor_meta) instead of a case per component. */
 enum {
     editor__op_destroy,
-    editor__op_add_position,
+    editor__op_add_position = 1,
     editor__op_set_position,
-    editor__op_remove_position,
-    editor__op_add_velocity,
+    editor__op_remove_position = 3,
+    editor__op_add_velocity = 4,
     editor__op_set_velocity,
-    editor__op_remove_velocity,
-    editor__op_add_health,
+    editor__op_remove_velocity = 6,
+    editor__op_add_health = 7,
     editor__op_set_health,
-    editor__op_remove_health,
-    editor__op_add_name,
+    editor__op_remove_health = 9,
+    editor__op_add_name = 10,
     editor__op_set_name,
-    editor__op_remove_name,
-    editor__op_add_player,
-    editor__op_remove_player,
-    editor__op_add_selected,
-    editor__op_remove_selected,
-    editor__op_add_gizmo,
+    editor__op_remove_name = 12,
+    editor__op_add_player = 13,
+    editor__op_remove_player = 15,
+    editor__op_add_selected = 16,
+    editor__op_remove_selected = 18,
+    editor__op_add_gizmo = 19,
     editor__op_set_gizmo,
-    editor__op_remove_gizmo,
+    editor__op_remove_gizmo = 21,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -648,73 +650,21 @@ bool editor_apply_deferred(editor_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case editor__op_destroy:
+        if (c.op == editor__op_destroy) {
             editor_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &editor_meta.components[(c.op - 1u) / 3u];
+        const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
+        switch ((c.op - 1u) % 3u) {
+        case 0: /* add */
+            done = m->add(w, c.entity, v) || !editor_alive(w, c.entity) || m->has(w, c.entity);
             break;
-        case editor__op_add_position:
-            done = editor_add_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity) ||
-                   editor_has_position(w, c.entity);
+        case 1: /* set */
+            done = m->set(w, c.entity, v) || !editor_alive(w, c.entity);
             break;
-        case editor__op_set_position:
-            done = editor_set_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_position:
-            editor_remove_position(w, c.entity);
-            break;
-        case editor__op_add_velocity:
-            done = editor_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity) ||
-                   editor_has_velocity(w, c.entity);
-            break;
-        case editor__op_set_velocity:
-            done = editor_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_velocity:
-            editor_remove_velocity(w, c.entity);
-            break;
-        case editor__op_add_health:
-            done = editor_add_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity) ||
-                   editor_has_health(w, c.entity);
-            break;
-        case editor__op_set_health:
-            done = editor_set_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_health:
-            editor_remove_health(w, c.entity);
-            break;
-        case editor__op_add_name:
-            done = editor_add_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity) ||
-                   editor_has_name(w, c.entity);
-            break;
-        case editor__op_set_name:
-            done = editor_set_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_name:
-            editor_remove_name(w, c.entity);
-            break;
-        case editor__op_add_player:
-            done = editor_add_player(w, c.entity) || !editor_alive(w, c.entity) ||
-                   editor_has_player(w, c.entity);
-            break;
-        case editor__op_remove_player:
-            editor_remove_player(w, c.entity);
-            break;
-        case editor__op_add_selected:
-            done = editor_add_selected(w, c.entity) || !editor_alive(w, c.entity) ||
-                   editor_has_selected(w, c.entity);
-            break;
-        case editor__op_remove_selected:
-            editor_remove_selected(w, c.entity);
-            break;
-        case editor__op_add_gizmo:
-            done = editor_add_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity) ||
-                   editor_has_gizmo(w, c.entity);
-            break;
-        case editor__op_set_gizmo:
-            done = editor_set_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_gizmo:
-            editor_remove_gizmo(w, c.entity);
+        default: /* remove */
+            m->remove(w, c.entity);
             break;
         }
         if (!done) break;
@@ -960,162 +910,257 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * the void-pointer wrappers of its functions; then the schema's table. */
 
 static const char *const editor__position_keys[] = { "x", "y" };
+static const editor_position_t editor__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t editor__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *editor__position_to_json(const editor_position_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__position_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_position((const editor_world_t *)w, e);
 }
 
-static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
-    *out = EDITOR_POSITION_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t editor__position_meta_count(const void *w) {
+    return editor_count_position((const editor_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool editor__position_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const editor_world_t *w = (const editor_world_t *)world;
+    const editor_position_pool_t *p = &w->components.position;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    editor_position_t *v = (editor_position_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool editor__position_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return editor_set_position((editor_world_t *)w, e, *(const editor_position_t *)value);
+}
+
+static bool editor__position_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return editor_add_position((editor_world_t *)w, e, *(const editor_position_t *)value);
+}
+
+static bool editor__position_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_position((editor_world_t *)w, e);
 }
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
+static const editor_velocity_t editor__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t editor__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *editor__velocity_to_json(const editor_velocity_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__velocity_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_velocity((const editor_world_t *)w, e);
 }
 
-static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
-    *out = EDITOR_VELOCITY_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t editor__velocity_meta_count(const void *w) {
+    return editor_count_velocity((const editor_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool editor__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const editor_world_t *w = (const editor_world_t *)world;
+    const editor_velocity_pool_t *p = &w->components.velocity;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    editor_velocity_t *v = (editor_velocity_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool editor__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return editor_set_velocity((editor_world_t *)w, e, *(const editor_velocity_t *)value);
+}
+
+static bool editor__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return editor_add_velocity((editor_world_t *)w, e, *(const editor_velocity_t *)value);
+}
+
+static bool editor__velocity_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_velocity((editor_world_t *)w, e);
 }
 
 static const char *const editor__health_keys[] = { "current", "max" };
+static const editor_health_t editor__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t editor__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "" },
+    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+};
 
-static cJSON *editor__health_to_json(const editor_health_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__health_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_health((const editor_world_t *)w, e);
 }
 
-static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
-    *out = EDITOR_HEALTH_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t editor__health_meta_count(const void *w) {
+    return editor_count_health((const editor_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool editor__health_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const editor_world_t *w = (const editor_world_t *)world;
+    const editor_health_pool_t *p = &w->components.health;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    editor_health_t *v = (editor_health_t *)out;
+    v->current = p->current[row];
+    v->max = p->max[row];
     return true;
+}
+
+static bool editor__health_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return editor_set_health((editor_world_t *)w, e, *(const editor_health_t *)value);
+}
+
+static bool editor__health_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return editor_add_health((editor_world_t *)w, e, *(const editor_health_t *)value);
+}
+
+static bool editor__health_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_health((editor_world_t *)w, e);
 }
 
 static const char *const editor__name_keys[] = { "value" };
+static const editor_name_t editor__name_default_value = { .value = "" };
+static const ecs_meta_field_t editor__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+};
 
-static cJSON *editor__name_to_json(const editor_name_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__name_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_name((const editor_world_t *)w, e);
 }
 
-static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
-    *out = EDITOR_NAME_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t editor__name_meta_count(const void *w) {
+    return editor_count_name((const editor_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool editor__name_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const editor_world_t *w = (const editor_world_t *)world;
+    const editor_name_pool_t *p = &w->components.name;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    editor_name_t *v = (editor_name_t *)out;
+    memcpy(v->value, p->value[row], sizeof v->value);
     return true;
+}
+
+static bool editor__name_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return editor_set_name((editor_world_t *)w, e, *(const editor_name_t *)value);
+}
+
+static bool editor__name_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return editor_add_name((editor_world_t *)w, e, *(const editor_name_t *)value);
+}
+
+static bool editor__name_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_name((editor_world_t *)w, e);
+}
+
+static bool editor__player_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_player((const editor_world_t *)w, e);
+}
+
+static size_t editor__player_meta_count(const void *w) {
+    return editor_count_player((const editor_world_t *)w);
+}
+
+static bool editor__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return editor_add_player((editor_world_t *)w, e);
+}
+
+static bool editor__player_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_player((editor_world_t *)w, e);
+}
+
+static bool editor__selected_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_selected((const editor_world_t *)w, e);
+}
+
+static size_t editor__selected_meta_count(const void *w) {
+    return editor_count_selected((const editor_world_t *)w);
+}
+
+static bool editor__selected_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return editor_add_selected((editor_world_t *)w, e);
+}
+
+static bool editor__selected_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_selected((editor_world_t *)w, e);
 }
 
 static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
 
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
+static const editor_gizmo_t editor__gizmo_default_value = { .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f };
+static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
+    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "" },
+    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "" },
+};
 
-static cJSON *editor__gizmo_to_json(const editor_gizmo_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "kind", ecs_json_from_enum(v->kind, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
-    if (!ecs_json_put(o, "size", ecs_json_from_f32(v->size))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__gizmo_meta_has(const void *w, ecs_entity_t e) {
+    return editor_has_gizmo((const editor_world_t *)w, e);
 }
 
-static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
-    *out = EDITOR_GIZMO_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "kind"))) {
-        mark = ecs_json_enter(c, "kind");
-        int k;
-        if (!ecs_json_read_enum(c, item, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, &k)) return false;
-        out->kind = (editor_gizmo_kind_t)k;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "size"))) {
-        mark = ecs_json_enter(c, "size");
-        if (!ecs_json_read_f32(c, item, &out->size)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t editor__gizmo_meta_count(const void *w) {
+    return editor_count_gizmo((const editor_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool editor__gizmo_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const editor_world_t *w = (const editor_world_t *)world;
+    const editor_gizmo_pool_t *p = &w->components.gizmo;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    editor_gizmo_t *v = (editor_gizmo_t *)out;
+    v->kind = p->kind[row];
+    v->size = p->size[row];
     return true;
 }
+
+static bool editor__gizmo_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return editor_set_gizmo((editor_world_t *)w, e, *(const editor_gizmo_t *)value);
+}
+
+static bool editor__gizmo_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return editor_add_gizmo((editor_world_t *)w, e, *(const editor_gizmo_t *)value);
+}
+
+static bool editor__gizmo_meta_remove(void *w, ecs_entity_t e) {
+    return editor_remove_gizmo((editor_world_t *)w, e);
+}
+
+static const ecs_meta_component_t editor__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, 0, editor__position_meta_has, editor__position_meta_count, editor__position_meta_get, editor__position_meta_set, editor__position_meta_add, editor__position_meta_remove },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, 0, editor__velocity_meta_has, editor__velocity_meta_count, editor__velocity_meta_get, editor__velocity_meta_set, editor__velocity_meta_add, editor__velocity_meta_remove },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, 0, editor__health_meta_has, editor__health_meta_count, editor__health_meta_get, editor__health_meta_set, editor__health_meta_add, editor__health_meta_remove },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, 0, editor__name_meta_has, editor__name_meta_count, editor__name_meta_get, editor__name_meta_set, editor__name_meta_add, editor__name_meta_remove },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, editor__player_meta_has, editor__player_meta_count, NULL, NULL, editor__player_meta_add, editor__player_meta_remove },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, editor__selected_meta_has, editor__selected_meta_count, NULL, NULL, editor__selected_meta_add, editor__selected_meta_remove },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, 0, editor__gizmo_meta_has, editor__gizmo_meta_count, editor__gizmo_meta_get, editor__gizmo_meta_set, editor__gizmo_meta_add, editor__gizmo_meta_remove },
+};
+
+static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };
+
+const ecs_meta_schema_t editor_meta = {
+    "editor", "The level editor: the shared components plus selection and gizmos.", 1u, editor__meta_components, 7u, editor__meta_pooled, 7u,
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (editor_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -1141,50 +1186,18 @@ static const char *const editor__json__document_keys[] = { "schema", "version", 
 static const char *const editor__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "selected", "gizmo" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if (editor_has_position(w, e)) {
-                    editor_position_t v = editor_get_position(w, e);
-                    if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
-                }
-                break;
-            case 1:
-                if (editor_has_velocity(w, e)) {
-                    editor_velocity_t v = editor_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
-                }
-                break;
-            case 2:
-                if (editor_has_health(w, e)) {
-                    editor_health_t v = editor_get_health(w, e);
-                    if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
-                }
-                break;
-            case 3:
-                if (editor_has_name(w, e)) {
-                    editor_name_t v = editor_get_name(w, e);
-                    if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
-                }
-                break;
-            case 4:
-                if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 5:
-                if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
-                break;
-            case 6:
-                if (editor_has_gizmo(w, e)) {
-                    editor_gizmo_t v = editor_get_gizmo(w, e);
-                    if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
-                }
-                break;
-            }
+            const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!m->has(w, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -1195,18 +1208,27 @@ fail:
 
 static cJSON *editor__json__world(const editor_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("editor")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
+    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, editor__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, editor__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -1220,61 +1242,29 @@ char *editor_world_to_json(const editor_world_t *w) {
 
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e) {
     if (!editor_alive(w, e)) return NULL;
-    cJSON *o = editor__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    cJSON *o = scratch ? editor__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        editor_position_t v;
-        if (!editor__position_from_json(c, item, &v)) return false;
-        if (w && !editor_set_position(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        editor_velocity_t v;
-        if (!editor__velocity_from_json(c, item, &v)) return false;
-        if (w && !editor_set_velocity(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        editor_health_t v;
-        if (!editor__health_from_json(c, item, &v)) return false;
-        if (w && !editor_set_health(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        editor_name_t v;
-        if (!editor__name_from_json(c, item, &v)) return false;
-        if (w && !editor_set_name(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !editor_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "selected"))) {
-        mark = ecs_json_enter(c, "selected");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !editor_add_selected(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "gizmo"))) {
-        mark = ecs_json_enter(c, "gizmo");
-        editor_gizmo_t v;
-        if (!editor__gizmo_from_json(c, item, &v)) return false;
-        if (w && !editor_set_gizmo(w, e, v)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1288,14 +1278,19 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    if (!ids || !scratch) {
+        ecs_free(ids);
+        ecs_free(scratch);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1305,14 +1300,16 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!editor__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!editor__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(scratch);
     return false;
 }
 
@@ -1408,37 +1405,13 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t editor__position_hash(uint64_t h, const editor_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t editor__health_hash(uint64_t h, const editor_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
-    return h;
-}
-
-static uint64_t editor__name_hash(uint64_t h, const editor_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
-    return h;
-}
-
-static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->kind);
-    h = ecs_hash_f32(h, v->size);
-    return h;
-}
-
 uint64_t editor_world_hash(const editor_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
+    editor__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1446,48 +1419,10 @@ uint64_t editor_world_hash(const editor_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                switch (pool) {
-                case 0:
-                    if (editor_has_position(w, e)) {
-                        editor_position_t v = editor_get_position(w, e);
-                        h = editor__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 1:
-                    if (editor_has_velocity(w, e)) {
-                        editor_velocity_t v = editor_get_velocity(w, e);
-                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 2:
-                    if (editor_has_health(w, e)) {
-                        editor_health_t v = editor_get_health(w, e);
-                        h = editor__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 3:
-                    if (editor_has_name(w, e)) {
-                        editor_name_t v = editor_get_name(w, e);
-                        h = editor__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 4:
-                    if (editor_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 5:
-                    if (editor_has_selected(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 6:
-                    if (editor_has_gizmo(w, e)) {
-                        editor_gizmo_t v = editor_get_gizmo(w, e);
-                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                }
+                const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[pool]];
+                if (!m->has(w, e)) continue;
+                h = ecs_hash_mix(h, pool);
+                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

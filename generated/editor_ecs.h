@@ -464,6 +464,15 @@ uint64_t editor_world_hash(const editor_world_t *w);
  * (free() it); NULL when e is stale or out of memory. */
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
 
+/* ---- Run-time metadata -------------------------------------------------------------- */
+/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
+ * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
+ * length, enum names, default, doc), and access to a world through void pointers:
+ *     for (uint32_t k = 0; k < editor_meta.component_count; k++)
+ *         printf("%s\n", editor_meta.components[k].name);
+ * Save and load walk the same table. */
+extern const ecs_meta_schema_t editor_meta;
+
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); EDITOR_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips

@@ -705,44 +705,46 @@ static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (game_meta) instead of a case per component. */
 enum {
     game__op_destroy,
-    game__op_add_position,
+    game__op_add_position = 1,
     game__op_set_position,
-    game__op_remove_position,
-    game__op_add_velocity,
+    game__op_remove_position = 3,
+    game__op_add_velocity = 4,
     game__op_set_velocity,
-    game__op_remove_velocity,
-    game__op_add_health,
+    game__op_remove_velocity = 6,
+    game__op_add_health = 7,
     game__op_set_health,
-    game__op_remove_health,
-    game__op_add_name,
+    game__op_remove_health = 9,
+    game__op_add_name = 10,
     game__op_set_name,
-    game__op_remove_name,
-    game__op_add_target,
+    game__op_remove_name = 12,
+    game__op_add_target = 13,
     game__op_set_target,
-    game__op_remove_target,
-    game__op_add_cargo,
+    game__op_remove_target = 15,
+    game__op_add_cargo = 16,
     game__op_set_cargo,
-    game__op_remove_cargo,
-    game__op_add_mood,
+    game__op_remove_cargo = 18,
+    game__op_add_mood = 19,
     game__op_set_mood,
-    game__op_remove_mood,
-    game__op_add_lifetime,
+    game__op_remove_mood = 21,
+    game__op_add_lifetime = 22,
     game__op_set_lifetime,
-    game__op_remove_lifetime,
-    game__op_add_radius,
+    game__op_remove_lifetime = 24,
+    game__op_add_radius = 25,
     game__op_set_radius,
-    game__op_remove_radius,
-    game__op_add_player,
-    game__op_remove_player,
-    game__op_add_asteroid,
-    game__op_remove_asteroid,
-    game__op_add_bullet,
-    game__op_remove_bullet,
-    game__op_add_frozen,
-    game__op_remove_frozen,
+    game__op_remove_radius = 27,
+    game__op_add_player = 28,
+    game__op_remove_player = 30,
+    game__op_add_asteroid = 31,
+    game__op_remove_asteroid = 33,
+    game__op_add_bullet = 34,
+    game__op_remove_bullet = 36,
+    game__op_add_frozen = 37,
+    game__op_remove_frozen = 39,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -973,127 +975,21 @@ bool game_apply_deferred(game_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case game__op_destroy:
+        if (c.op == game__op_destroy) {
             game_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &game_meta.components[(c.op - 1u) / 3u];
+        const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
+        switch ((c.op - 1u) % 3u) {
+        case 0: /* add */
+            done = m->add(w, c.entity, v) || !game_alive(w, c.entity) || m->has(w, c.entity);
             break;
-        case game__op_add_position:
-            done = game_add_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity) ||
-                   game_has_position(w, c.entity);
+        case 1: /* set */
+            done = m->set(w, c.entity, v) || !game_alive(w, c.entity);
             break;
-        case game__op_set_position:
-            done = game_set_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_position:
-            game_remove_position(w, c.entity);
-            break;
-        case game__op_add_velocity:
-            done = game_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity) ||
-                   game_has_velocity(w, c.entity);
-            break;
-        case game__op_set_velocity:
-            done = game_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_velocity:
-            game_remove_velocity(w, c.entity);
-            break;
-        case game__op_add_health:
-            done = game_add_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity) ||
-                   game_has_health(w, c.entity);
-            break;
-        case game__op_set_health:
-            done = game_set_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_health:
-            game_remove_health(w, c.entity);
-            break;
-        case game__op_add_name:
-            done = game_add_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity) ||
-                   game_has_name(w, c.entity);
-            break;
-        case game__op_set_name:
-            done = game_set_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_name:
-            game_remove_name(w, c.entity);
-            break;
-        case game__op_add_target:
-            done = game_add_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity) ||
-                   game_has_target(w, c.entity);
-            break;
-        case game__op_set_target:
-            done = game_set_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_target:
-            game_remove_target(w, c.entity);
-            break;
-        case game__op_add_cargo:
-            done = game_add_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity) ||
-                   game_has_cargo(w, c.entity);
-            break;
-        case game__op_set_cargo:
-            done = game_set_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_cargo:
-            game_remove_cargo(w, c.entity);
-            break;
-        case game__op_add_mood:
-            done = game_add_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity) ||
-                   game_has_mood(w, c.entity);
-            break;
-        case game__op_set_mood:
-            done = game_set_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_mood:
-            game_remove_mood(w, c.entity);
-            break;
-        case game__op_add_lifetime:
-            done = game_add_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity) ||
-                   game_has_lifetime(w, c.entity);
-            break;
-        case game__op_set_lifetime:
-            done = game_set_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_lifetime:
-            game_remove_lifetime(w, c.entity);
-            break;
-        case game__op_add_radius:
-            done = game_add_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity) ||
-                   game_has_radius(w, c.entity);
-            break;
-        case game__op_set_radius:
-            done = game_set_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_radius:
-            game_remove_radius(w, c.entity);
-            break;
-        case game__op_add_player:
-            done = game_add_player(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_player(w, c.entity);
-            break;
-        case game__op_remove_player:
-            game_remove_player(w, c.entity);
-            break;
-        case game__op_add_asteroid:
-            done = game_add_asteroid(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_asteroid(w, c.entity);
-            break;
-        case game__op_remove_asteroid:
-            game_remove_asteroid(w, c.entity);
-            break;
-        case game__op_add_bullet:
-            done = game_add_bullet(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_bullet(w, c.entity);
-            break;
-        case game__op_remove_bullet:
-            game_remove_bullet(w, c.entity);
-            break;
-        case game__op_add_frozen:
-            done = game_add_frozen(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_frozen(w, c.entity);
-            break;
-        case game__op_remove_frozen:
-            game_remove_frozen(w, c.entity);
+        default: /* remove */
+            m->remove(w, c.entity);
             break;
         }
         if (!done) break;
@@ -1495,302 +1391,453 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * the void-pointer wrappers of its functions; then the schema's table. */
 
 static const char *const game__position_keys[] = { "x", "y" };
+static const game_position_t game__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t game__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *game__position_to_json(const game_position_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__position_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_position((const game_world_t *)w, e);
 }
 
-static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
-    if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
-    *out = GAME_POSITION_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__position_meta_count(const void *w) {
+    return game_count_position((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__position_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_position_pool_t *p = &w->components.position;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_position_t *v = (game_position_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool game__position_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_position((game_world_t *)w, e, *(const game_position_t *)value);
+}
+
+static bool game__position_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_position((game_world_t *)w, e, *(const game_position_t *)value);
+}
+
+static bool game__position_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_position((game_world_t *)w, e);
 }
 
 static const char *const game__velocity_keys[] = { "x", "y" };
+static const game_velocity_t game__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t game__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *game__velocity_to_json(const game_velocity_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__velocity_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_velocity((const game_world_t *)w, e);
 }
 
-static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
-    *out = GAME_VELOCITY_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__velocity_meta_count(const void *w) {
+    return game_count_velocity((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_velocity_pool_t *p = &w->components.velocity;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_velocity_t *v = (game_velocity_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool game__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_velocity((game_world_t *)w, e, *(const game_velocity_t *)value);
+}
+
+static bool game__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_velocity((game_world_t *)w, e, *(const game_velocity_t *)value);
+}
+
+static bool game__velocity_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_velocity((game_world_t *)w, e);
 }
 
 static const char *const game__health_keys[] = { "current", "max" };
+static const game_health_t game__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t game__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "" },
+    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+};
 
-static cJSON *game__health_to_json(const game_health_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__health_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_health((const game_world_t *)w, e);
 }
 
-static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
-    if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
-    *out = GAME_HEALTH_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__health_meta_count(const void *w) {
+    return game_count_health((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__health_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_health_pool_t *p = &w->components.health;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_health_t *v = (game_health_t *)out;
+    v->current = p->current[row];
+    v->max = p->max[row];
     return true;
+}
+
+static bool game__health_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_health((game_world_t *)w, e, *(const game_health_t *)value);
+}
+
+static bool game__health_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_health((game_world_t *)w, e, *(const game_health_t *)value);
+}
+
+static bool game__health_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_health((game_world_t *)w, e);
 }
 
 static const char *const game__name_keys[] = { "value" };
+static const game_name_t game__name_default_value = { .value = "" };
+static const ecs_meta_field_t game__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+};
 
-static cJSON *game__name_to_json(const game_name_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__name_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_name((const game_world_t *)w, e);
 }
 
-static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
-    if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
-    *out = GAME_NAME_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__name_meta_count(const void *w) {
+    return game_count_name((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__name_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_name_pool_t *p = &w->components.name;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_name_t *v = (game_name_t *)out;
+    memcpy(v->value, p->value[row], sizeof v->value);
     return true;
+}
+
+static bool game__name_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_name((game_world_t *)w, e, *(const game_name_t *)value);
+}
+
+static bool game__name_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_name((game_world_t *)w, e, *(const game_name_t *)value);
+}
+
+static bool game__name_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_name((game_world_t *)w, e);
 }
 
 static const char *const game__target_keys[] = { "entity" };
+static const game_target_t game__target_default_value = { .entity = ECS_NULL };
+static const ecs_meta_field_t game__target_meta_fields[] = {
+    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "" },
+};
 
-static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__target_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_target((const game_world_t *)w, e);
 }
 
-static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
-    if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
-    *out = GAME_TARGET_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
-        mark = ecs_json_enter(c, "entity");
-        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__target_meta_count(const void *w) {
+    return game_count_target((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__target_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_target_pool_t *p = &w->components.target;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_target_t *v = (game_target_t *)out;
+    v->entity = p->entity[row];
     return true;
+}
+
+static bool game__target_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_target((game_world_t *)w, e, *(const game_target_t *)value);
+}
+
+static bool game__target_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_target((game_world_t *)w, e, *(const game_target_t *)value);
+}
+
+static bool game__target_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_target((game_world_t *)w, e);
 }
 
 static const char *const game__cargo_keys[] = { "items", "count" };
+static const game_cargo_t game__cargo_default_value = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
+static const ecs_meta_field_t game__cargo_meta_fields[] = {
+    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "" },
+    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "" },
+};
 
-static cJSON *game__cargo_to_json(const game_cargo_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *a;
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "items", a = cJSON_CreateArray())) goto fail;
-    for (int k = 0; k < 8; k++)
-        if (!ecs_json_append(a, ecs_json_from_uint(v->items[k]))) goto fail;
-    if (!ecs_json_put(o, "count", ecs_json_from_uint(v->count))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__cargo_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_cargo((const game_world_t *)w, e);
 }
 
-static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
-    if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
-    *out = GAME_CARGO_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
-        mark = ecs_json_enter(c, "items");
-        if (!ecs_json_check_array(c, item, 8)) return false;
-        const cJSON *element = item->child;
-        for (int k = 0; k < 8; k++, element = element->next) {
-            size_t at = ecs_json_enter_index(c, (size_t)k);
-            if (!ecs_json_read_u16(c, element, &out->items[k])) return false;
-            ecs_json_leave(c, at);
-        }
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "count"))) {
-        mark = ecs_json_enter(c, "count");
-        if (!ecs_json_read_u8(c, item, &out->count)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__cargo_meta_count(const void *w) {
+    return game_count_cargo((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__cargo_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_cargo_pool_t *p = &w->components.cargo;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_cargo_t *v = (game_cargo_t *)out;
+    memcpy(v->items, p->items[row], sizeof v->items);
+    v->count = p->count[row];
     return true;
+}
+
+static bool game__cargo_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_cargo((game_world_t *)w, e, *(const game_cargo_t *)value);
+}
+
+static bool game__cargo_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_cargo((game_world_t *)w, e, *(const game_cargo_t *)value);
+}
+
+static bool game__cargo_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_cargo((game_world_t *)w, e);
 }
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
 
 static const char *const game__mood_keys[] = { "state" };
+static const game_mood_t game__mood_default_value = { .state = GAME_MOOD_STATE_IDLE };
+static const ecs_meta_field_t game__mood_meta_fields[] = {
+    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "" },
+};
 
-static cJSON *game__mood_to_json(const game_mood_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "state", ecs_json_from_enum(v->state, game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__mood_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_mood((const game_world_t *)w, e);
 }
 
-static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
-    if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
-    *out = GAME_MOOD_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
-        mark = ecs_json_enter(c, "state");
-        int k;
-        if (!ecs_json_read_enum(c, item, game__mood_state_names, GAME_MOOD_STATE_COUNT, &k)) return false;
-        out->state = (game_mood_state_t)k;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__mood_meta_count(const void *w) {
+    return game_count_mood((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__mood_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_mood_pool_t *p = &w->components.mood;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_mood_t *v = (game_mood_t *)out;
+    v->state = p->state[row];
     return true;
+}
+
+static bool game__mood_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_mood((game_world_t *)w, e, *(const game_mood_t *)value);
+}
+
+static bool game__mood_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_mood((game_world_t *)w, e, *(const game_mood_t *)value);
+}
+
+static bool game__mood_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_mood((game_world_t *)w, e);
 }
 
 static const char *const game__lifetime_keys[] = { "seconds" };
+static const game_lifetime_t game__lifetime_default_value = { .seconds = 2.0f };
+static const ecs_meta_field_t game__lifetime_meta_fields[] = {
+    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "" },
+};
 
-static cJSON *game__lifetime_to_json(const game_lifetime_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(v->seconds))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__lifetime_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_lifetime((const game_world_t *)w, e);
 }
 
-static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
-    if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
-    *out = GAME_LIFETIME_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "seconds"))) {
-        mark = ecs_json_enter(c, "seconds");
-        if (!ecs_json_read_f32(c, item, &out->seconds)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__lifetime_meta_count(const void *w) {
+    return game_count_lifetime((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__lifetime_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_lifetime_pool_t *p = &w->components.lifetime;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_lifetime_t *v = (game_lifetime_t *)out;
+    v->seconds = p->seconds[row];
     return true;
+}
+
+static bool game__lifetime_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_lifetime((game_world_t *)w, e, *(const game_lifetime_t *)value);
+}
+
+static bool game__lifetime_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_lifetime((game_world_t *)w, e, *(const game_lifetime_t *)value);
+}
+
+static bool game__lifetime_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_lifetime((game_world_t *)w, e);
 }
 
 static const char *const game__radius_keys[] = { "metres" };
+static const game_radius_t game__radius_default_value = { .metres = 1.0f };
+static const ecs_meta_field_t game__radius_meta_fields[] = {
+    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "" },
+};
 
-static cJSON *game__radius_to_json(const game_radius_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "metres", ecs_json_from_f32(v->metres))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__radius_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_radius((const game_world_t *)w, e);
 }
 
-static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
-    if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
-    *out = GAME_RADIUS_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "metres"))) {
-        mark = ecs_json_enter(c, "metres");
-        if (!ecs_json_read_f32(c, item, &out->metres)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t game__radius_meta_count(const void *w) {
+    return game_count_radius((const game_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool game__radius_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const game_world_t *w = (const game_world_t *)world;
+    const game_radius_pool_t *p = &w->components.radius;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    game_radius_t *v = (game_radius_t *)out;
+    v->metres = p->metres[row];
     return true;
+}
+
+static bool game__radius_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return game_set_radius((game_world_t *)w, e, *(const game_radius_t *)value);
+}
+
+static bool game__radius_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return game_add_radius((game_world_t *)w, e, *(const game_radius_t *)value);
+}
+
+static bool game__radius_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_radius((game_world_t *)w, e);
+}
+
+static bool game__player_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_player((const game_world_t *)w, e);
+}
+
+static size_t game__player_meta_count(const void *w) {
+    return game_count_player((const game_world_t *)w);
+}
+
+static bool game__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return game_add_player((game_world_t *)w, e);
+}
+
+static bool game__player_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_player((game_world_t *)w, e);
+}
+
+static bool game__asteroid_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_asteroid((const game_world_t *)w, e);
+}
+
+static size_t game__asteroid_meta_count(const void *w) {
+    return game_count_asteroid((const game_world_t *)w);
+}
+
+static bool game__asteroid_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return game_add_asteroid((game_world_t *)w, e);
+}
+
+static bool game__asteroid_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_asteroid((game_world_t *)w, e);
+}
+
+static bool game__bullet_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_bullet((const game_world_t *)w, e);
+}
+
+static size_t game__bullet_meta_count(const void *w) {
+    return game_count_bullet((const game_world_t *)w);
+}
+
+static bool game__bullet_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return game_add_bullet((game_world_t *)w, e);
+}
+
+static bool game__bullet_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_bullet((game_world_t *)w, e);
+}
+
+static bool game__frozen_meta_has(const void *w, ecs_entity_t e) {
+    return game_has_frozen((const game_world_t *)w, e);
+}
+
+static size_t game__frozen_meta_count(const void *w) {
+    return game_count_frozen((const game_world_t *)w);
+}
+
+static bool game__frozen_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return game_add_frozen((game_world_t *)w, e);
+}
+
+static bool game__frozen_meta_remove(void *w, ecs_entity_t e) {
+    return game_remove_frozen((game_world_t *)w, e);
 }
 
 static const char *const game__clock_keys[] = { "frame", "dt" };
+static const game_clock_t game__clock_default_value = { .frame = UINT64_C(0), .dt = 0.016666668f };
+static const ecs_meta_field_t game__clock_meta_fields[] = {
+    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "" },
+    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "" },
+};
 
-static cJSON *game__clock_to_json(const game_clock_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "frame", ecs_json_from_uint(v->frame))) goto fail;
-    if (!ecs_json_put(o, "dt", ecs_json_from_f32(v->dt))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
+static const ecs_meta_component_t game__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, 0, game__position_meta_has, game__position_meta_count, game__position_meta_get, game__position_meta_set, game__position_meta_add, game__position_meta_remove },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, 0, game__velocity_meta_has, game__velocity_meta_count, game__velocity_meta_get, game__velocity_meta_set, game__velocity_meta_add, game__velocity_meta_remove },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, 0, game__health_meta_has, game__health_meta_count, game__health_meta_get, game__health_meta_set, game__health_meta_add, game__health_meta_remove },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, 0, game__name_meta_has, game__name_meta_count, game__name_meta_get, game__name_meta_set, game__name_meta_add, game__name_meta_remove },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, 0, game__target_meta_has, game__target_meta_count, game__target_meta_get, game__target_meta_set, game__target_meta_add, game__target_meta_remove },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, 0, game__cargo_meta_has, game__cargo_meta_count, game__cargo_meta_get, game__cargo_meta_set, game__cargo_meta_add, game__cargo_meta_remove },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, 0, game__mood_meta_has, game__mood_meta_count, game__mood_meta_get, game__mood_meta_set, game__mood_meta_add, game__mood_meta_remove },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, 0, game__lifetime_meta_has, game__lifetime_meta_count, game__lifetime_meta_get, game__lifetime_meta_set, game__lifetime_meta_add, game__lifetime_meta_remove },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, 0, game__radius_meta_has, game__radius_meta_count, game__radius_meta_get, game__radius_meta_set, game__radius_meta_add, game__radius_meta_remove },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__player_meta_has, game__player_meta_count, NULL, NULL, game__player_meta_add, game__player_meta_remove },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__asteroid_meta_has, game__asteroid_meta_count, NULL, NULL, game__asteroid_meta_add, game__asteroid_meta_remove },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__bullet_meta_has, game__bullet_meta_count, NULL, NULL, game__bullet_meta_add, game__bullet_meta_remove },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__frozen_meta_has, game__frozen_meta_count, NULL, NULL, game__frozen_meta_add, game__frozen_meta_remove },
+    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, offsetof(game_world_t, singletons.clock), NULL, NULL, NULL, NULL, NULL, NULL },
+};
 
-static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
-    if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
-    *out = GAME_CLOCK_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frame"))) {
-        mark = ecs_json_enter(c, "frame");
-        if (!ecs_json_read_u64(c, item, &out->frame)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "dt"))) {
-        mark = ecs_json_enter(c, "dt");
-        if (!ecs_json_read_f32(c, item, &out->dt)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
-}
+static const uint32_t game__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+const ecs_meta_schema_t game_meta = {
+    "game", "The demo's space game: ships, asteroids and bullets.", 1u, game__meta_components, 14u, game__meta_pooled, 13u,
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (game_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -1824,80 +1871,18 @@ static const char *const game__json__entity_keys[] = { "id", "position", "veloci
 static const char *const game__json__singleton_keys[] = { "clock" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if (game_has_position(w, e)) {
-                    game_position_t v = game_get_position(w, e);
-                    if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
-                }
-                break;
-            case 1:
-                if (game_has_velocity(w, e)) {
-                    game_velocity_t v = game_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
-                }
-                break;
-            case 2:
-                if (game_has_health(w, e)) {
-                    game_health_t v = game_get_health(w, e);
-                    if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
-                }
-                break;
-            case 3:
-                if (game_has_name(w, e)) {
-                    game_name_t v = game_get_name(w, e);
-                    if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
-                }
-                break;
-            case 4:
-                if (game_has_target(w, e)) {
-                    game_target_t v = game_get_target(w, e);
-                    if (!ecs_json_put(o, "target", game__target_to_json(&w->entities, &v))) goto fail;
-                }
-                break;
-            case 5:
-                if (game_has_cargo(w, e)) {
-                    game_cargo_t v = game_get_cargo(w, e);
-                    if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
-                }
-                break;
-            case 6:
-                if (game_has_mood(w, e)) {
-                    game_mood_t v = game_get_mood(w, e);
-                    if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
-                }
-                break;
-            case 7:
-                if (game_has_lifetime(w, e)) {
-                    game_lifetime_t v = game_get_lifetime(w, e);
-                    if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
-                }
-                break;
-            case 8:
-                if (game_has_radius(w, e)) {
-                    game_radius_t v = game_get_radius(w, e);
-                    if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
-                }
-                break;
-            case 9:
-                if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 10:
-                if (game_has_asteroid(w, e) && !ecs_json_put(o, "asteroid", cJSON_CreateTrue())) goto fail;
-                break;
-            case 11:
-                if (game_has_bullet(w, e) && !ecs_json_put(o, "bullet", cJSON_CreateTrue())) goto fail;
-                break;
-            case 12:
-                if (game_has_frozen(w, e) && !ecs_json_put(o, "frozen", cJSON_CreateTrue())) goto fail;
-                break;
-            }
+            const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!m->has(w, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -1908,19 +1893,27 @@ fail:
 
 static cJSON *game__json__world(const game_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("game")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
-    if (!ecs_json_put(group, "clock", game__clock_to_json(&w->singletons.clock))) goto fail;
+    for (uint32_t k = 0; k < game_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, game__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, game__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -1934,101 +1927,29 @@ char *game_world_to_json(const game_world_t *w) {
 
 char *game_entity_to_json(const game_world_t *w, ecs_entity_t e) {
     if (!game_alive(w, e)) return NULL;
-    cJSON *o = game__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    cJSON *o = scratch ? game__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        game_position_t v;
-        if (!game__position_from_json(c, item, &v)) return false;
-        if (w && !game_set_position(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        game_velocity_t v;
-        if (!game__velocity_from_json(c, item, &v)) return false;
-        if (w && !game_set_velocity(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        game_health_t v;
-        if (!game__health_from_json(c, item, &v)) return false;
-        if (w && !game_set_health(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        game_name_t v;
-        if (!game__name_from_json(c, item, &v)) return false;
-        if (w && !game_set_name(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
-        mark = ecs_json_enter(c, "target");
-        game_target_t v;
-        if (!game__target_from_json(c, item, &v)) return false;
-        if (w && !game_set_target(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "cargo"))) {
-        mark = ecs_json_enter(c, "cargo");
-        game_cargo_t v;
-        if (!game__cargo_from_json(c, item, &v)) return false;
-        if (w && !game_set_cargo(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "mood"))) {
-        mark = ecs_json_enter(c, "mood");
-        game_mood_t v;
-        if (!game__mood_from_json(c, item, &v)) return false;
-        if (w && !game_set_mood(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "lifetime"))) {
-        mark = ecs_json_enter(c, "lifetime");
-        game_lifetime_t v;
-        if (!game__lifetime_from_json(c, item, &v)) return false;
-        if (w && !game_set_lifetime(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "radius"))) {
-        mark = ecs_json_enter(c, "radius");
-        game_radius_t v;
-        if (!game__radius_from_json(c, item, &v)) return false;
-        if (w && !game_set_radius(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "asteroid"))) {
-        mark = ecs_json_enter(c, "asteroid");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_asteroid(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "bullet"))) {
-        mark = ecs_json_enter(c, "bullet");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_bullet(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frozen"))) {
-        mark = ecs_json_enter(c, "frozen");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_frozen(w, e)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -2042,14 +1963,19 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    if (!ids || !scratch) {
+        ecs_free(ids);
+        ecs_free(scratch);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, game__json__entity_keys, 14, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -2059,14 +1985,16 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!game__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!game__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(scratch);
     return false;
 }
 
@@ -2082,9 +2010,11 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
         mark = ecs_json_enter(c, "singletons");
         if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 1, "singleton")) return false;
         const cJSON *item;
-        if ((item = cJSON_GetObjectItemCaseSensitive(group, "clock"))) {
-            size_t at = ecs_json_enter(c, "clock");
-            if (!game__clock_from_json(c, item, &w->singletons.clock)) return false;
+        for (uint32_t k = 0; k < game_meta.component_count; k++) {
+            const ecs_meta_component_t *m = &game_meta.components[k];
+            if (m->kind != ECS_META_SINGLETON || !(item = cJSON_GetObjectItemCaseSensitive(group, m->name))) continue;
+            size_t at = ecs_json_enter(c, m->name);
+            if (!ecs_json_read_value(c, item, m, (char *)w + m->singleton_offset)) return false;
             ecs_json_leave(c, at);
         }
         ecs_json_leave(c, mark);
@@ -2168,64 +2098,13 @@ bool game_world_load_opts(game_world_t *w, const char *path, const game_load_opt
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t game__position_hash(uint64_t h, const game_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t game__velocity_hash(uint64_t h, const game_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t game__health_hash(uint64_t h, const game_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
-    return h;
-}
-
-static uint64_t game__name_hash(uint64_t h, const game_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
-    return h;
-}
-
-static uint64_t game__target_hash(uint64_t h, const game_target_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->entity);
-    return h;
-}
-
-static uint64_t game__cargo_hash(uint64_t h, const game_cargo_t *v) {
-    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)v->items[k]);
-    h = ecs_hash_mix(h, (uint64_t)v->count);
-    return h;
-}
-
-static uint64_t game__mood_hash(uint64_t h, const game_mood_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->state);
-    return h;
-}
-
-static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_t *v) {
-    h = ecs_hash_f32(h, v->seconds);
-    return h;
-}
-
-static uint64_t game__radius_hash(uint64_t h, const game_radius_t *v) {
-    h = ecs_hash_f32(h, v->metres);
-    return h;
-}
-
-static uint64_t game__clock_hash(uint64_t h, const game_clock_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->frame);
-    h = ecs_hash_f32(h, v->dt);
-    return h;
-}
-
 uint64_t game_world_hash(const game_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
-    h = game__clock_hash(h, &w->singletons.clock);
+    for (uint32_t k = 0; k < game_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
+    game__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -2233,82 +2112,10 @@ uint64_t game_world_hash(const game_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                switch (pool) {
-                case 0:
-                    if (game_has_position(w, e)) {
-                        game_position_t v = game_get_position(w, e);
-                        h = game__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 1:
-                    if (game_has_velocity(w, e)) {
-                        game_velocity_t v = game_get_velocity(w, e);
-                        h = game__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 2:
-                    if (game_has_health(w, e)) {
-                        game_health_t v = game_get_health(w, e);
-                        h = game__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 3:
-                    if (game_has_name(w, e)) {
-                        game_name_t v = game_get_name(w, e);
-                        h = game__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 4:
-                    if (game_has_target(w, e)) {
-                        game_target_t v = game_get_target(w, e);
-                        h = game__target_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 5:
-                    if (game_has_cargo(w, e)) {
-                        game_cargo_t v = game_get_cargo(w, e);
-                        h = game__cargo_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 6:
-                    if (game_has_mood(w, e)) {
-                        game_mood_t v = game_get_mood(w, e);
-                        h = game__mood_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 7:
-                    if (game_has_lifetime(w, e)) {
-                        game_lifetime_t v = game_get_lifetime(w, e);
-                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 8:
-                    if (game_has_radius(w, e)) {
-                        game_radius_t v = game_get_radius(w, e);
-                        h = game__radius_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 9:
-                    if (game_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 10:
-                    if (game_has_asteroid(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 11:
-                    if (game_has_bullet(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 12:
-                    if (game_has_frozen(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                }
+                const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[pool]];
+                if (!m->has(w, e)) continue;
+                h = ecs_hash_mix(h, pool);
+                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

@@ -556,31 +556,33 @@ server_replication_view_t server_query_replication(server_world_t *w) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (server_meta) instead of a case per component. */
 enum {
     server__op_destroy,
-    server__op_add_position,
+    server__op_add_position = 1,
     server__op_set_position,
-    server__op_remove_position,
-    server__op_add_velocity,
+    server__op_remove_position = 3,
+    server__op_add_velocity = 4,
     server__op_set_velocity,
-    server__op_remove_velocity,
-    server__op_add_health,
+    server__op_remove_velocity = 6,
+    server__op_add_health = 7,
     server__op_set_health,
-    server__op_remove_health,
-    server__op_add_name,
+    server__op_remove_health = 9,
+    server__op_add_name = 10,
     server__op_set_name,
-    server__op_remove_name,
-    server__op_add_player,
-    server__op_remove_player,
-    server__op_add_target,
+    server__op_remove_name = 12,
+    server__op_add_player = 13,
+    server__op_remove_player = 15,
+    server__op_add_target = 16,
     server__op_set_target,
-    server__op_remove_target,
-    server__op_add_connection,
+    server__op_remove_target = 18,
+    server__op_add_connection = 19,
     server__op_set_connection,
-    server__op_remove_connection,
-    server__op_add_replicated,
-    server__op_remove_replicated,
+    server__op_remove_connection = 21,
+    server__op_add_replicated = 22,
+    server__op_remove_replicated = 24,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -742,83 +744,21 @@ bool server_apply_deferred(server_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case server__op_destroy:
+        if (c.op == server__op_destroy) {
             server_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &server_meta.components[(c.op - 1u) / 3u];
+        const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
+        switch ((c.op - 1u) % 3u) {
+        case 0: /* add */
+            done = m->add(w, c.entity, v) || !server_alive(w, c.entity) || m->has(w, c.entity);
             break;
-        case server__op_add_position:
-            done = server_add_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity) ||
-                   server_has_position(w, c.entity);
+        case 1: /* set */
+            done = m->set(w, c.entity, v) || !server_alive(w, c.entity);
             break;
-        case server__op_set_position:
-            done = server_set_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_position:
-            server_remove_position(w, c.entity);
-            break;
-        case server__op_add_velocity:
-            done = server_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity) ||
-                   server_has_velocity(w, c.entity);
-            break;
-        case server__op_set_velocity:
-            done = server_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_velocity:
-            server_remove_velocity(w, c.entity);
-            break;
-        case server__op_add_health:
-            done = server_add_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity) ||
-                   server_has_health(w, c.entity);
-            break;
-        case server__op_set_health:
-            done = server_set_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_health:
-            server_remove_health(w, c.entity);
-            break;
-        case server__op_add_name:
-            done = server_add_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity) ||
-                   server_has_name(w, c.entity);
-            break;
-        case server__op_set_name:
-            done = server_set_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_name:
-            server_remove_name(w, c.entity);
-            break;
-        case server__op_add_player:
-            done = server_add_player(w, c.entity) || !server_alive(w, c.entity) ||
-                   server_has_player(w, c.entity);
-            break;
-        case server__op_remove_player:
-            server_remove_player(w, c.entity);
-            break;
-        case server__op_add_target:
-            done = server_add_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity) ||
-                   server_has_target(w, c.entity);
-            break;
-        case server__op_set_target:
-            done = server_set_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_target:
-            server_remove_target(w, c.entity);
-            break;
-        case server__op_add_connection:
-            done = server_add_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity) ||
-                   server_has_connection(w, c.entity);
-            break;
-        case server__op_set_connection:
-            done = server_set_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_connection:
-            server_remove_connection(w, c.entity);
-            break;
-        case server__op_add_replicated:
-            done = server_add_replicated(w, c.entity) || !server_alive(w, c.entity) ||
-                   server_has_replicated(w, c.entity);
-            break;
-        case server__op_remove_replicated:
-            server_remove_replicated(w, c.entity);
+        default: /* remove */
+            m->remove(w, c.entity);
             break;
         }
         if (!done) break;
@@ -1097,183 +1037,293 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * the void-pointer wrappers of its functions; then the schema's table. */
 
 static const char *const server__position_keys[] = { "x", "y" };
+static const server_position_t server__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t server__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *server__position_to_json(const server_position_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__position_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_position((const server_world_t *)w, e);
 }
 
-static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
-    if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
-    *out = SERVER_POSITION_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__position_meta_count(const void *w) {
+    return server_count_position((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__position_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_position_pool_t *p = &w->components.position;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_position_t *v = (server_position_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool server__position_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_position((server_world_t *)w, e, *(const server_position_t *)value);
+}
+
+static bool server__position_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_position((server_world_t *)w, e, *(const server_position_t *)value);
+}
+
+static bool server__position_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_position((server_world_t *)w, e);
 }
 
 static const char *const server__velocity_keys[] = { "x", "y" };
+static const server_velocity_t server__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t server__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
+    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+};
 
-static cJSON *server__velocity_to_json(const server_velocity_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__velocity_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_velocity((const server_world_t *)w, e);
 }
 
-static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
-    *out = SERVER_VELOCITY_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__velocity_meta_count(const void *w) {
+    return server_count_velocity((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_velocity_pool_t *p = &w->components.velocity;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_velocity_t *v = (server_velocity_t *)out;
+    v->x = p->x[row];
+    v->y = p->y[row];
     return true;
+}
+
+static bool server__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_velocity((server_world_t *)w, e, *(const server_velocity_t *)value);
+}
+
+static bool server__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_velocity((server_world_t *)w, e, *(const server_velocity_t *)value);
+}
+
+static bool server__velocity_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_velocity((server_world_t *)w, e);
 }
 
 static const char *const server__health_keys[] = { "current", "max" };
+static const server_health_t server__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t server__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "" },
+    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+};
 
-static cJSON *server__health_to_json(const server_health_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__health_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_health((const server_world_t *)w, e);
 }
 
-static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
-    if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
-    *out = SERVER_HEALTH_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__health_meta_count(const void *w) {
+    return server_count_health((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__health_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_health_pool_t *p = &w->components.health;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_health_t *v = (server_health_t *)out;
+    v->current = p->current[row];
+    v->max = p->max[row];
     return true;
+}
+
+static bool server__health_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_health((server_world_t *)w, e, *(const server_health_t *)value);
+}
+
+static bool server__health_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_health((server_world_t *)w, e, *(const server_health_t *)value);
+}
+
+static bool server__health_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_health((server_world_t *)w, e);
 }
 
 static const char *const server__name_keys[] = { "value" };
+static const server_name_t server__name_default_value = { .value = "" };
+static const ecs_meta_field_t server__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+};
 
-static cJSON *server__name_to_json(const server_name_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__name_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_name((const server_world_t *)w, e);
 }
 
-static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
-    if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
-    *out = SERVER_NAME_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__name_meta_count(const void *w) {
+    return server_count_name((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__name_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_name_pool_t *p = &w->components.name;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_name_t *v = (server_name_t *)out;
+    memcpy(v->value, p->value[row], sizeof v->value);
     return true;
+}
+
+static bool server__name_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_name((server_world_t *)w, e, *(const server_name_t *)value);
+}
+
+static bool server__name_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_name((server_world_t *)w, e, *(const server_name_t *)value);
+}
+
+static bool server__name_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_name((server_world_t *)w, e);
+}
+
+static bool server__player_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_player((const server_world_t *)w, e);
+}
+
+static size_t server__player_meta_count(const void *w) {
+    return server_count_player((const server_world_t *)w);
+}
+
+static bool server__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return server_add_player((server_world_t *)w, e);
+}
+
+static bool server__player_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_player((server_world_t *)w, e);
 }
 
 static const char *const server__target_keys[] = { "entity" };
+static const server_target_t server__target_default_value = { .entity = ECS_NULL };
+static const ecs_meta_field_t server__target_meta_fields[] = {
+    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "" },
+};
 
-static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__target_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_target((const server_world_t *)w, e);
 }
 
-static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
-    if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
-    *out = SERVER_TARGET_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
-        mark = ecs_json_enter(c, "entity");
-        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__target_meta_count(const void *w) {
+    return server_count_target((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__target_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_target_pool_t *p = &w->components.target;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_target_t *v = (server_target_t *)out;
+    v->entity = p->entity[row];
     return true;
+}
+
+static bool server__target_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_target((server_world_t *)w, e, *(const server_target_t *)value);
+}
+
+static bool server__target_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_target((server_world_t *)w, e, *(const server_target_t *)value);
+}
+
+static bool server__target_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_target((server_world_t *)w, e);
 }
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
+static const server_connection_t server__connection_default_value = { .peer = 0, .ping_ms = 0 };
+static const ecs_meta_field_t server__connection_meta_fields[] = {
+    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "" },
+    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "" },
+};
 
-static cJSON *server__connection_to_json(const server_connection_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "peer", ecs_json_from_uint(v->peer))) goto fail;
-    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(v->ping_ms))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__connection_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_connection((const server_world_t *)w, e);
 }
 
-static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
-    if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
-    *out = SERVER_CONNECTION_DEFAULT;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
-        mark = ecs_json_enter(c, "peer");
-        if (!ecs_json_read_u32(c, item, &out->peer)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "ping_ms"))) {
-        mark = ecs_json_enter(c, "ping_ms");
-        if (!ecs_json_read_u16(c, item, &out->ping_ms)) return false;
-        ecs_json_leave(c, mark);
-    }
+static size_t server__connection_meta_count(const void *w) {
+    return server_count_connection((const server_world_t *)w);
+}
+
+/* Copies from the pool into out: no value on the stack, however large. */
+static bool server__connection_meta_get(const void *world, ecs_entity_t e, void *out) {
+    const server_world_t *w = (const server_world_t *)world;
+    const server_connection_pool_t *p = &w->components.connection;
+    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
+    if (row == ECS_ROW_NONE) return false;
+    server_connection_t *v = (server_connection_t *)out;
+    v->peer = p->peer[row];
+    v->ping_ms = p->ping_ms[row];
     return true;
 }
+
+static bool server__connection_meta_set(void *w, ecs_entity_t e, const void *value) {
+    return server_set_connection((server_world_t *)w, e, *(const server_connection_t *)value);
+}
+
+static bool server__connection_meta_add(void *w, ecs_entity_t e, const void *value) {
+    return server_add_connection((server_world_t *)w, e, *(const server_connection_t *)value);
+}
+
+static bool server__connection_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_connection((server_world_t *)w, e);
+}
+
+static bool server__replicated_meta_has(const void *w, ecs_entity_t e) {
+    return server_has_replicated((const server_world_t *)w, e);
+}
+
+static size_t server__replicated_meta_count(const void *w) {
+    return server_count_replicated((const server_world_t *)w);
+}
+
+static bool server__replicated_meta_add(void *w, ecs_entity_t e, const void *value) {
+    (void)value;
+    return server_add_replicated((server_world_t *)w, e);
+}
+
+static bool server__replicated_meta_remove(void *w, ecs_entity_t e) {
+    return server_remove_replicated((server_world_t *)w, e);
+}
+
+static const ecs_meta_component_t server__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, 0, server__position_meta_has, server__position_meta_count, server__position_meta_get, server__position_meta_set, server__position_meta_add, server__position_meta_remove },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, 0, server__velocity_meta_has, server__velocity_meta_count, server__velocity_meta_get, server__velocity_meta_set, server__velocity_meta_add, server__velocity_meta_remove },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, 0, server__health_meta_has, server__health_meta_count, server__health_meta_get, server__health_meta_set, server__health_meta_add, server__health_meta_remove },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, 0, server__name_meta_has, server__name_meta_count, server__name_meta_get, server__name_meta_set, server__name_meta_add, server__name_meta_remove },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, server__player_meta_has, server__player_meta_count, NULL, NULL, server__player_meta_add, server__player_meta_remove },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, 0, server__target_meta_has, server__target_meta_count, server__target_meta_get, server__target_meta_set, server__target_meta_add, server__target_meta_remove },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, 0, server__connection_meta_has, server__connection_meta_count, server__connection_meta_get, server__connection_meta_set, server__connection_meta_add, server__connection_meta_remove },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, server__replicated_meta_has, server__replicated_meta_count, NULL, NULL, server__replicated_meta_add, server__replicated_meta_remove },
+};
+
+static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+const ecs_meta_schema_t server_meta = {
+    "server", "The dedicated server: the shared components plus AI and networking, in fixed storage.", 1u, server__meta_components, 8u, server__meta_pooled, 8u,
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (server_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -1300,56 +1350,18 @@ static const char *const server__json__document_keys[] = { "schema", "version", 
 static const char *const server__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "target", "connection", "replicated" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if (server_has_position(w, e)) {
-                    server_position_t v = server_get_position(w, e);
-                    if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
-                }
-                break;
-            case 1:
-                if (server_has_velocity(w, e)) {
-                    server_velocity_t v = server_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
-                }
-                break;
-            case 2:
-                if (server_has_health(w, e)) {
-                    server_health_t v = server_get_health(w, e);
-                    if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
-                }
-                break;
-            case 3:
-                if (server_has_name(w, e)) {
-                    server_name_t v = server_get_name(w, e);
-                    if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
-                }
-                break;
-            case 4:
-                if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 5:
-                if (server_has_target(w, e)) {
-                    server_target_t v = server_get_target(w, e);
-                    if (!ecs_json_put(o, "target", server__target_to_json(&w->entities, &v))) goto fail;
-                }
-                break;
-            case 6:
-                if (server_has_connection(w, e)) {
-                    server_connection_t v = server_get_connection(w, e);
-                    if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
-                }
-                break;
-            case 7:
-                if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
-                break;
-            }
+            const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!m->has(w, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -1360,18 +1372,27 @@ fail:
 
 static cJSON *server__json__world(const server_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("server")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
+    for (uint32_t k = 0; k < server_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, server__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, server__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -1385,68 +1406,29 @@ char *server_world_to_json(const server_world_t *w) {
 
 char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
     if (!server_alive(w, e)) return NULL;
-    cJSON *o = server__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    cJSON *o = scratch ? server__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        server_position_t v;
-        if (!server__position_from_json(c, item, &v)) return false;
-        if (w && !server_set_position(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        server_velocity_t v;
-        if (!server__velocity_from_json(c, item, &v)) return false;
-        if (w && !server_set_velocity(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        server_health_t v;
-        if (!server__health_from_json(c, item, &v)) return false;
-        if (w && !server_set_health(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        server_name_t v;
-        if (!server__name_from_json(c, item, &v)) return false;
-        if (w && !server_set_name(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !server_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
-        mark = ecs_json_enter(c, "target");
-        server_target_t v;
-        if (!server__target_from_json(c, item, &v)) return false;
-        if (w && !server_set_target(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "connection"))) {
-        mark = ecs_json_enter(c, "connection");
-        server_connection_t v;
-        if (!server__connection_from_json(c, item, &v)) return false;
-        if (w && !server_set_connection(w, e, v)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "replicated"))) {
-        mark = ecs_json_enter(c, "replicated");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !server_add_replicated(w, e)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1460,14 +1442,19 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    if (!ids || !scratch) {
+        ecs_free(ids);
+        ecs_free(scratch);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1477,14 +1464,16 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!server__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!server__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(scratch);
     return false;
 }
 
@@ -1580,42 +1569,13 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t server__position_hash(uint64_t h, const server_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t server__velocity_hash(uint64_t h, const server_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
-    return h;
-}
-
-static uint64_t server__health_hash(uint64_t h, const server_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
-    return h;
-}
-
-static uint64_t server__name_hash(uint64_t h, const server_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
-    return h;
-}
-
-static uint64_t server__target_hash(uint64_t h, const server_target_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->entity);
-    return h;
-}
-
-static uint64_t server__connection_hash(uint64_t h, const server_connection_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->peer);
-    h = ecs_hash_mix(h, (uint64_t)v->ping_ms);
-    return h;
-}
-
 uint64_t server_world_hash(const server_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t k = 0; k < server_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
+    server__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1623,54 +1583,10 @@ uint64_t server_world_hash(const server_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                switch (pool) {
-                case 0:
-                    if (server_has_position(w, e)) {
-                        server_position_t v = server_get_position(w, e);
-                        h = server__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 1:
-                    if (server_has_velocity(w, e)) {
-                        server_velocity_t v = server_get_velocity(w, e);
-                        h = server__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 2:
-                    if (server_has_health(w, e)) {
-                        server_health_t v = server_get_health(w, e);
-                        h = server__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 3:
-                    if (server_has_name(w, e)) {
-                        server_name_t v = server_get_name(w, e);
-                        h = server__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 4:
-                    if (server_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                case 5:
-                    if (server_has_target(w, e)) {
-                        server_target_t v = server_get_target(w, e);
-                        h = server__target_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 6:
-                    if (server_has_connection(w, e)) {
-                        server_connection_t v = server_get_connection(w, e);
-                        h = server__connection_hash(ecs_hash_mix(h, pool), &v);
-                    }
-                    break;
-                case 7:
-                    if (server_has_replicated(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
-                    break;
-                }
+                const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[pool]];
+                if (!m->has(w, e)) continue;
+                h = ecs_hash_mix(h, pool);
+                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */
