@@ -658,13 +658,13 @@ bool editor_apply_deferred(editor_world_t *w) {
         const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
         switch ((c.op - 1u) % 3u) {
         case 0: /* add */
-            done = m->add(w, c.entity, v) || !editor_alive(w, c.entity) || m->has(w, c.entity);
+            done = ecs_meta_add(w, m, c.entity, v) || !editor_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
         case 1: /* set */
-            done = m->set(w, c.entity, v) || !editor_alive(w, c.entity);
+            done = ecs_meta_set(w, m, c.entity, v) || !editor_alive(w, c.entity);
             break;
         default: /* remove */
-            m->remove(w, c.entity);
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -912,194 +912,71 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * the void-pointer wrappers of its functions; then the schema's table. */
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const editor__position_keys[] = { "x", "y" };
 static const editor_position_t editor__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t editor__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.y) },
 };
 
-static bool editor__position_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_position((const editor_world_t *)w, e);
-}
-
-static size_t editor__position_meta_count(const void *w) {
-    return editor_count_position((const editor_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool editor__position_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const editor_world_t *w = (const editor_world_t *)world;
-    const editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    editor_position_t *v = (editor_position_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool editor__position_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return editor_set_position((editor_world_t *)w, e, *(const editor_position_t *)value);
-}
-
-static bool editor__position_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return editor_add_position((editor_world_t *)w, e, *(const editor_position_t *)value);
-}
-
-static bool editor__position_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_position((editor_world_t *)w, e);
+static bool editor__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return editor_remove_position((editor_world_t *)w, e);
+    editor_position_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? editor_add_position((editor_world_t *)w, e, v) : editor_set_position((editor_world_t *)w, e, v);
 }
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
 static const editor_velocity_t editor__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t editor__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.y) },
 };
 
-static bool editor__velocity_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_velocity((const editor_world_t *)w, e);
-}
-
-static size_t editor__velocity_meta_count(const void *w) {
-    return editor_count_velocity((const editor_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool editor__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const editor_world_t *w = (const editor_world_t *)world;
-    const editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    editor_velocity_t *v = (editor_velocity_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool editor__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return editor_set_velocity((editor_world_t *)w, e, *(const editor_velocity_t *)value);
-}
-
-static bool editor__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return editor_add_velocity((editor_world_t *)w, e, *(const editor_velocity_t *)value);
-}
-
-static bool editor__velocity_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_velocity((editor_world_t *)w, e);
+static bool editor__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return editor_remove_velocity((editor_world_t *)w, e);
+    editor_velocity_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? editor_add_velocity((editor_world_t *)w, e, v) : editor_set_velocity((editor_world_t *)w, e, v);
 }
 
 static const char *const editor__health_keys[] = { "current", "max" };
 static const editor_health_t editor__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t editor__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "" },
-    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(editor_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(editor_world_t, components.health.max) },
 };
 
-static bool editor__health_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_health((const editor_world_t *)w, e);
-}
-
-static size_t editor__health_meta_count(const void *w) {
-    return editor_count_health((const editor_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool editor__health_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const editor_world_t *w = (const editor_world_t *)world;
-    const editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    editor_health_t *v = (editor_health_t *)out;
-    v->current = p->current[row];
-    v->max = p->max[row];
-    return true;
-}
-
-static bool editor__health_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return editor_set_health((editor_world_t *)w, e, *(const editor_health_t *)value);
-}
-
-static bool editor__health_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return editor_add_health((editor_world_t *)w, e, *(const editor_health_t *)value);
-}
-
-static bool editor__health_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_health((editor_world_t *)w, e);
+static bool editor__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return editor_remove_health((editor_world_t *)w, e);
+    editor_health_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? editor_add_health((editor_world_t *)w, e, v) : editor_set_health((editor_world_t *)w, e, v);
 }
 
 static const char *const editor__name_keys[] = { "value" };
 static const editor_name_t editor__name_default_value = { .value = "" };
 static const ecs_meta_field_t editor__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(editor_world_t, components.name.value) },
 };
 
-static bool editor__name_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_name((const editor_world_t *)w, e);
+static bool editor__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return editor_remove_name((editor_world_t *)w, e);
+    editor_name_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? editor_add_name((editor_world_t *)w, e, v) : editor_set_name((editor_world_t *)w, e, v);
 }
 
-static size_t editor__name_meta_count(const void *w) {
-    return editor_count_name((const editor_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool editor__name_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const editor_world_t *w = (const editor_world_t *)world;
-    const editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    editor_name_t *v = (editor_name_t *)out;
-    memcpy(v->value, p->value[row], sizeof v->value);
-    return true;
-}
-
-static bool editor__name_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return editor_set_name((editor_world_t *)w, e, *(const editor_name_t *)value);
-}
-
-static bool editor__name_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return editor_add_name((editor_world_t *)w, e, *(const editor_name_t *)value);
-}
-
-static bool editor__name_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_name((editor_world_t *)w, e);
-}
-
-static bool editor__player_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_player((const editor_world_t *)w, e);
-}
-
-static size_t editor__player_meta_count(const void *w) {
-    return editor_count_player((const editor_world_t *)w);
-}
-
-static bool editor__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool editor__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return editor_add_player((editor_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? editor_remove_player((editor_world_t *)w, e) : editor_add_player((editor_world_t *)w, e);
 }
 
-static bool editor__player_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_player((editor_world_t *)w, e);
-}
-
-static bool editor__selected_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_selected((const editor_world_t *)w, e);
-}
-
-static size_t editor__selected_meta_count(const void *w) {
-    return editor_count_selected((const editor_world_t *)w);
-}
-
-static bool editor__selected_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool editor__selected_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return editor_add_selected((editor_world_t *)w, e);
-}
-
-static bool editor__selected_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_selected((editor_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? editor_remove_selected((editor_world_t *)w, e) : editor_add_selected((editor_world_t *)w, e);
 }
 
 static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
@@ -1107,56 +984,33 @@ static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
 static const editor_gizmo_t editor__gizmo_default_value = { .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f };
 static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
-    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "" },
-    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "" },
+    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "", offsetof(editor_world_t, components.gizmo.kind) },
+    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "", offsetof(editor_world_t, components.gizmo.size) },
 };
 
-static bool editor__gizmo_meta_has(const void *w, ecs_entity_t e) {
-    return editor_has_gizmo((const editor_world_t *)w, e);
-}
-
-static size_t editor__gizmo_meta_count(const void *w) {
-    return editor_count_gizmo((const editor_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool editor__gizmo_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const editor_world_t *w = (const editor_world_t *)world;
-    const editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    editor_gizmo_t *v = (editor_gizmo_t *)out;
-    v->kind = p->kind[row];
-    v->size = p->size[row];
-    return true;
-}
-
-static bool editor__gizmo_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return editor_set_gizmo((editor_world_t *)w, e, *(const editor_gizmo_t *)value);
-}
-
-static bool editor__gizmo_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return editor_add_gizmo((editor_world_t *)w, e, *(const editor_gizmo_t *)value);
-}
-
-static bool editor__gizmo_meta_remove(void *w, ecs_entity_t e) {
-    return editor_remove_gizmo((editor_world_t *)w, e);
+static bool editor__gizmo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo((editor_world_t *)w, e);
+    editor_gizmo_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? editor_add_gizmo((editor_world_t *)w, e, v) : editor_set_gizmo((editor_world_t *)w, e, v);
 }
 
 static const ecs_meta_component_t editor__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, 0, editor__position_meta_has, editor__position_meta_count, editor__position_meta_get, editor__position_meta_set, editor__position_meta_add, editor__position_meta_remove },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, 0, editor__velocity_meta_has, editor__velocity_meta_count, editor__velocity_meta_get, editor__velocity_meta_set, editor__velocity_meta_add, editor__velocity_meta_remove },
-    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, 0, editor__health_meta_has, editor__health_meta_count, editor__health_meta_get, editor__health_meta_set, editor__health_meta_add, editor__health_meta_remove },
-    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, 0, editor__name_meta_has, editor__name_meta_count, editor__name_meta_get, editor__name_meta_set, editor__name_meta_add, editor__name_meta_remove },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, editor__player_meta_has, editor__player_meta_count, NULL, NULL, editor__player_meta_add, editor__player_meta_remove },
-    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, editor__selected_meta_has, editor__selected_meta_count, NULL, NULL, editor__selected_meta_add, editor__selected_meta_remove },
-    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, 0, editor__gizmo_meta_has, editor__gizmo_meta_count, editor__gizmo_meta_get, editor__gizmo_meta_set, editor__gizmo_meta_add, editor__gizmo_meta_remove },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__name_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__player_meta_change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__selected_meta_change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__gizmo_meta_change },
 };
 
 static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };
 
 const ecs_meta_schema_t editor_meta = {
     "editor", "The level editor: the shared components plus selection and gizmos.", 1u, editor__meta_components, 7u, editor__meta_pooled, 7u,
+    offsetof(editor_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
 };
 
 /* Component values are read and written by the runtime (ecs_json_fields.h), walking the
@@ -1194,9 +1048,9 @@ static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e, void
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
-            if (!m->has(w, e)) continue;
+            if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
-                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
             if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
@@ -1260,10 +1114,10 @@ static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_
         size_t mark = ecs_json_enter(c, m->name);
         if (m->kind == ECS_META_TAG) {
             if (!ecs_json_read_tag(c, item)) return false;
-            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
         } else {
             if (!ecs_json_read_value(c, item, m, scratch)) return false;
-            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
         }
         ecs_json_leave(c, mark);
     }
@@ -1420,9 +1274,9 @@ uint64_t editor_world_hash(const editor_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[pool]];
-                if (!m->has(w, e)) continue;
+                if (!ecs_meta_has(w, m, e)) continue;
                 h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

@@ -983,13 +983,13 @@ bool game_apply_deferred(game_world_t *w) {
         const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
         switch ((c.op - 1u) % 3u) {
         case 0: /* add */
-            done = m->add(w, c.entity, v) || !game_alive(w, c.entity) || m->has(w, c.entity);
+            done = ecs_meta_add(w, m, c.entity, v) || !game_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
         case 1: /* set */
-            done = m->set(w, c.entity, v) || !game_alive(w, c.entity);
+            done = ecs_meta_set(w, m, c.entity, v) || !game_alive(w, c.entity);
             break;
         default: /* remove */
-            m->remove(w, c.entity);
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -1393,236 +1393,88 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * the void-pointer wrappers of its functions; then the schema's table. */
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const game__position_keys[] = { "x", "y" };
 static const game_position_t game__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t game__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.y) },
 };
 
-static bool game__position_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_position((const game_world_t *)w, e);
-}
-
-static size_t game__position_meta_count(const void *w) {
-    return game_count_position((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__position_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_position_t *v = (game_position_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool game__position_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_position((game_world_t *)w, e, *(const game_position_t *)value);
-}
-
-static bool game__position_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_position((game_world_t *)w, e, *(const game_position_t *)value);
-}
-
-static bool game__position_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_position((game_world_t *)w, e);
+static bool game__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_position((game_world_t *)w, e);
+    game_position_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_position((game_world_t *)w, e, v) : game_set_position((game_world_t *)w, e, v);
 }
 
 static const char *const game__velocity_keys[] = { "x", "y" };
 static const game_velocity_t game__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t game__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.y) },
 };
 
-static bool game__velocity_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_velocity((const game_world_t *)w, e);
-}
-
-static size_t game__velocity_meta_count(const void *w) {
-    return game_count_velocity((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_velocity_t *v = (game_velocity_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool game__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_velocity((game_world_t *)w, e, *(const game_velocity_t *)value);
-}
-
-static bool game__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_velocity((game_world_t *)w, e, *(const game_velocity_t *)value);
-}
-
-static bool game__velocity_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_velocity((game_world_t *)w, e);
+static bool game__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_velocity((game_world_t *)w, e);
+    game_velocity_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_velocity((game_world_t *)w, e, v) : game_set_velocity((game_world_t *)w, e, v);
 }
 
 static const char *const game__health_keys[] = { "current", "max" };
 static const game_health_t game__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t game__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "" },
-    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(game_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(game_world_t, components.health.max) },
 };
 
-static bool game__health_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_health((const game_world_t *)w, e);
-}
-
-static size_t game__health_meta_count(const void *w) {
-    return game_count_health((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__health_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_health_t *v = (game_health_t *)out;
-    v->current = p->current[row];
-    v->max = p->max[row];
-    return true;
-}
-
-static bool game__health_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_health((game_world_t *)w, e, *(const game_health_t *)value);
-}
-
-static bool game__health_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_health((game_world_t *)w, e, *(const game_health_t *)value);
-}
-
-static bool game__health_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_health((game_world_t *)w, e);
+static bool game__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_health((game_world_t *)w, e);
+    game_health_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_health((game_world_t *)w, e, v) : game_set_health((game_world_t *)w, e, v);
 }
 
 static const char *const game__name_keys[] = { "value" };
 static const game_name_t game__name_default_value = { .value = "" };
 static const ecs_meta_field_t game__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(game_world_t, components.name.value) },
 };
 
-static bool game__name_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_name((const game_world_t *)w, e);
-}
-
-static size_t game__name_meta_count(const void *w) {
-    return game_count_name((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__name_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_name_t *v = (game_name_t *)out;
-    memcpy(v->value, p->value[row], sizeof v->value);
-    return true;
-}
-
-static bool game__name_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_name((game_world_t *)w, e, *(const game_name_t *)value);
-}
-
-static bool game__name_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_name((game_world_t *)w, e, *(const game_name_t *)value);
-}
-
-static bool game__name_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_name((game_world_t *)w, e);
+static bool game__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_name((game_world_t *)w, e);
+    game_name_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_name((game_world_t *)w, e, v) : game_set_name((game_world_t *)w, e, v);
 }
 
 static const char *const game__target_keys[] = { "entity" };
 static const game_target_t game__target_default_value = { .entity = ECS_NULL };
 static const ecs_meta_field_t game__target_meta_fields[] = {
-    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "" },
+    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(game_world_t, components.target.entity) },
 };
 
-static bool game__target_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_target((const game_world_t *)w, e);
-}
-
-static size_t game__target_meta_count(const void *w) {
-    return game_count_target((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__target_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_target_t *v = (game_target_t *)out;
-    v->entity = p->entity[row];
-    return true;
-}
-
-static bool game__target_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_target((game_world_t *)w, e, *(const game_target_t *)value);
-}
-
-static bool game__target_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_target((game_world_t *)w, e, *(const game_target_t *)value);
-}
-
-static bool game__target_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_target((game_world_t *)w, e);
+static bool game__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_target((game_world_t *)w, e);
+    game_target_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_target((game_world_t *)w, e, v) : game_set_target((game_world_t *)w, e, v);
 }
 
 static const char *const game__cargo_keys[] = { "items", "count" };
 static const game_cargo_t game__cargo_default_value = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
 static const ecs_meta_field_t game__cargo_meta_fields[] = {
-    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "" },
-    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "" },
+    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "", offsetof(game_world_t, components.cargo.items) },
+    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "", offsetof(game_world_t, components.cargo.count) },
 };
 
-static bool game__cargo_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_cargo((const game_world_t *)w, e);
-}
-
-static size_t game__cargo_meta_count(const void *w) {
-    return game_count_cargo((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__cargo_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_cargo_t *v = (game_cargo_t *)out;
-    memcpy(v->items, p->items[row], sizeof v->items);
-    v->count = p->count[row];
-    return true;
-}
-
-static bool game__cargo_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_cargo((game_world_t *)w, e, *(const game_cargo_t *)value);
-}
-
-static bool game__cargo_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_cargo((game_world_t *)w, e, *(const game_cargo_t *)value);
-}
-
-static bool game__cargo_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_cargo((game_world_t *)w, e);
+static bool game__cargo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_cargo((game_world_t *)w, e);
+    game_cargo_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_cargo((game_world_t *)w, e, v) : game_set_cargo((game_world_t *)w, e, v);
 }
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
@@ -1630,210 +1482,92 @@ static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle
 static const char *const game__mood_keys[] = { "state" };
 static const game_mood_t game__mood_default_value = { .state = GAME_MOOD_STATE_IDLE };
 static const ecs_meta_field_t game__mood_meta_fields[] = {
-    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "" },
+    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "", offsetof(game_world_t, components.mood.state) },
 };
 
-static bool game__mood_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_mood((const game_world_t *)w, e);
-}
-
-static size_t game__mood_meta_count(const void *w) {
-    return game_count_mood((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__mood_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_mood_t *v = (game_mood_t *)out;
-    v->state = p->state[row];
-    return true;
-}
-
-static bool game__mood_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_mood((game_world_t *)w, e, *(const game_mood_t *)value);
-}
-
-static bool game__mood_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_mood((game_world_t *)w, e, *(const game_mood_t *)value);
-}
-
-static bool game__mood_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_mood((game_world_t *)w, e);
+static bool game__mood_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_mood((game_world_t *)w, e);
+    game_mood_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_mood((game_world_t *)w, e, v) : game_set_mood((game_world_t *)w, e, v);
 }
 
 static const char *const game__lifetime_keys[] = { "seconds" };
 static const game_lifetime_t game__lifetime_default_value = { .seconds = 2.0f };
 static const ecs_meta_field_t game__lifetime_meta_fields[] = {
-    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "" },
+    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "", offsetof(game_world_t, components.lifetime.seconds) },
 };
 
-static bool game__lifetime_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_lifetime((const game_world_t *)w, e);
-}
-
-static size_t game__lifetime_meta_count(const void *w) {
-    return game_count_lifetime((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__lifetime_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_lifetime_t *v = (game_lifetime_t *)out;
-    v->seconds = p->seconds[row];
-    return true;
-}
-
-static bool game__lifetime_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_lifetime((game_world_t *)w, e, *(const game_lifetime_t *)value);
-}
-
-static bool game__lifetime_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_lifetime((game_world_t *)w, e, *(const game_lifetime_t *)value);
-}
-
-static bool game__lifetime_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_lifetime((game_world_t *)w, e);
+static bool game__lifetime_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_lifetime((game_world_t *)w, e);
+    game_lifetime_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_lifetime((game_world_t *)w, e, v) : game_set_lifetime((game_world_t *)w, e, v);
 }
 
 static const char *const game__radius_keys[] = { "metres" };
 static const game_radius_t game__radius_default_value = { .metres = 1.0f };
 static const ecs_meta_field_t game__radius_meta_fields[] = {
-    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "" },
+    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "", offsetof(game_world_t, components.radius.metres) },
 };
 
-static bool game__radius_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_radius((const game_world_t *)w, e);
+static bool game__radius_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return game_remove_radius((game_world_t *)w, e);
+    game_radius_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? game_add_radius((game_world_t *)w, e, v) : game_set_radius((game_world_t *)w, e, v);
 }
 
-static size_t game__radius_meta_count(const void *w) {
-    return game_count_radius((const game_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool game__radius_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const game_world_t *w = (const game_world_t *)world;
-    const game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    game_radius_t *v = (game_radius_t *)out;
-    v->metres = p->metres[row];
-    return true;
-}
-
-static bool game__radius_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return game_set_radius((game_world_t *)w, e, *(const game_radius_t *)value);
-}
-
-static bool game__radius_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return game_add_radius((game_world_t *)w, e, *(const game_radius_t *)value);
-}
-
-static bool game__radius_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_radius((game_world_t *)w, e);
-}
-
-static bool game__player_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_player((const game_world_t *)w, e);
-}
-
-static size_t game__player_meta_count(const void *w) {
-    return game_count_player((const game_world_t *)w);
-}
-
-static bool game__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool game__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return game_add_player((game_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? game_remove_player((game_world_t *)w, e) : game_add_player((game_world_t *)w, e);
 }
 
-static bool game__player_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_player((game_world_t *)w, e);
-}
-
-static bool game__asteroid_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_asteroid((const game_world_t *)w, e);
-}
-
-static size_t game__asteroid_meta_count(const void *w) {
-    return game_count_asteroid((const game_world_t *)w);
-}
-
-static bool game__asteroid_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool game__asteroid_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return game_add_asteroid((game_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? game_remove_asteroid((game_world_t *)w, e) : game_add_asteroid((game_world_t *)w, e);
 }
 
-static bool game__asteroid_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_asteroid((game_world_t *)w, e);
-}
-
-static bool game__bullet_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_bullet((const game_world_t *)w, e);
-}
-
-static size_t game__bullet_meta_count(const void *w) {
-    return game_count_bullet((const game_world_t *)w);
-}
-
-static bool game__bullet_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool game__bullet_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return game_add_bullet((game_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? game_remove_bullet((game_world_t *)w, e) : game_add_bullet((game_world_t *)w, e);
 }
 
-static bool game__bullet_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_bullet((game_world_t *)w, e);
-}
-
-static bool game__frozen_meta_has(const void *w, ecs_entity_t e) {
-    return game_has_frozen((const game_world_t *)w, e);
-}
-
-static size_t game__frozen_meta_count(const void *w) {
-    return game_count_frozen((const game_world_t *)w);
-}
-
-static bool game__frozen_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool game__frozen_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return game_add_frozen((game_world_t *)w, e);
-}
-
-static bool game__frozen_meta_remove(void *w, ecs_entity_t e) {
-    return game_remove_frozen((game_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? game_remove_frozen((game_world_t *)w, e) : game_add_frozen((game_world_t *)w, e);
 }
 
 static const char *const game__clock_keys[] = { "frame", "dt" };
 static const game_clock_t game__clock_default_value = { .frame = UINT64_C(0), .dt = 0.016666668f };
 static const ecs_meta_field_t game__clock_meta_fields[] = {
-    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "" },
-    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "" },
+    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "", 0 },
+    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "", 0 },
 };
 
 static const ecs_meta_component_t game__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, 0, game__position_meta_has, game__position_meta_count, game__position_meta_get, game__position_meta_set, game__position_meta_add, game__position_meta_remove },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, 0, game__velocity_meta_has, game__velocity_meta_count, game__velocity_meta_get, game__velocity_meta_set, game__velocity_meta_add, game__velocity_meta_remove },
-    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, 0, game__health_meta_has, game__health_meta_count, game__health_meta_get, game__health_meta_set, game__health_meta_add, game__health_meta_remove },
-    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, 0, game__name_meta_has, game__name_meta_count, game__name_meta_get, game__name_meta_set, game__name_meta_add, game__name_meta_remove },
-    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, 0, game__target_meta_has, game__target_meta_count, game__target_meta_get, game__target_meta_set, game__target_meta_add, game__target_meta_remove },
-    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, 0, game__cargo_meta_has, game__cargo_meta_count, game__cargo_meta_get, game__cargo_meta_set, game__cargo_meta_add, game__cargo_meta_remove },
-    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, 0, game__mood_meta_has, game__mood_meta_count, game__mood_meta_get, game__mood_meta_set, game__mood_meta_add, game__mood_meta_remove },
-    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, 0, game__lifetime_meta_has, game__lifetime_meta_count, game__lifetime_meta_get, game__lifetime_meta_set, game__lifetime_meta_add, game__lifetime_meta_remove },
-    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, 0, game__radius_meta_has, game__radius_meta_count, game__radius_meta_get, game__radius_meta_set, game__radius_meta_add, game__radius_meta_remove },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__player_meta_has, game__player_meta_count, NULL, NULL, game__player_meta_add, game__player_meta_remove },
-    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__asteroid_meta_has, game__asteroid_meta_count, NULL, NULL, game__asteroid_meta_add, game__asteroid_meta_remove },
-    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__bullet_meta_has, game__bullet_meta_count, NULL, NULL, game__bullet_meta_add, game__bullet_meta_remove },
-    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, game__frozen_meta_has, game__frozen_meta_count, NULL, NULL, game__frozen_meta_add, game__frozen_meta_remove },
-    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, offsetof(game_world_t, singletons.clock), NULL, NULL, NULL, NULL, NULL, NULL },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__name_meta_change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__target_meta_change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__cargo_meta_change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__mood_meta_change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__lifetime_meta_change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__radius_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__player_meta_change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__asteroid_meta_change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__bullet_meta_change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__frozen_meta_change },
+    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
 };
 
 static const uint32_t game__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 
 const ecs_meta_schema_t game_meta = {
     "game", "The demo's space game: ships, asteroids and bullets.", 1u, game__meta_components, 14u, game__meta_pooled, 13u,
+    offsetof(game_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
 };
 
 /* Component values are read and written by the runtime (ecs_json_fields.h), walking the
@@ -1879,9 +1613,9 @@ static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e, void *sc
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
-            if (!m->has(w, e)) continue;
+            if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
-                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
             if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
@@ -1945,10 +1679,10 @@ static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_worl
         size_t mark = ecs_json_enter(c, m->name);
         if (m->kind == ECS_META_TAG) {
             if (!ecs_json_read_tag(c, item)) return false;
-            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
         } else {
             if (!ecs_json_read_value(c, item, m, scratch)) return false;
-            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
         }
         ecs_json_leave(c, mark);
     }
@@ -2113,9 +1847,9 @@ uint64_t game_world_hash(const game_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[pool]];
-                if (!m->has(w, e)) continue;
+                if (!ecs_meta_has(w, m, e)) continue;
                 h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

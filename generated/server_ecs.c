@@ -752,13 +752,13 @@ bool server_apply_deferred(server_world_t *w) {
         const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
         switch ((c.op - 1u) % 3u) {
         case 0: /* add */
-            done = m->add(w, c.entity, v) || !server_alive(w, c.entity) || m->has(w, c.entity);
+            done = ecs_meta_add(w, m, c.entity, v) || !server_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
         case 1: /* set */
-            done = m->set(w, c.entity, v) || !server_alive(w, c.entity);
+            done = ecs_meta_set(w, m, c.entity, v) || !server_alive(w, c.entity);
             break;
         default: /* remove */
-            m->remove(w, c.entity);
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -1039,287 +1039,117 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * the void-pointer wrappers of its functions; then the schema's table. */
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const server__position_keys[] = { "x", "y" };
 static const server_position_t server__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t server__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.y) },
 };
 
-static bool server__position_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_position((const server_world_t *)w, e);
-}
-
-static size_t server__position_meta_count(const void *w) {
-    return server_count_position((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__position_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_position_t *v = (server_position_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool server__position_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_position((server_world_t *)w, e, *(const server_position_t *)value);
-}
-
-static bool server__position_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_position((server_world_t *)w, e, *(const server_position_t *)value);
-}
-
-static bool server__position_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_position((server_world_t *)w, e);
+static bool server__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_position((server_world_t *)w, e);
+    server_position_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_position((server_world_t *)w, e, v) : server_set_position((server_world_t *)w, e, v);
 }
 
 static const char *const server__velocity_keys[] = { "x", "y" };
 static const server_velocity_t server__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t server__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "" },
-    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "" },
+    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.y) },
 };
 
-static bool server__velocity_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_velocity((const server_world_t *)w, e);
-}
-
-static size_t server__velocity_meta_count(const void *w) {
-    return server_count_velocity((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__velocity_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_velocity_t *v = (server_velocity_t *)out;
-    v->x = p->x[row];
-    v->y = p->y[row];
-    return true;
-}
-
-static bool server__velocity_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_velocity((server_world_t *)w, e, *(const server_velocity_t *)value);
-}
-
-static bool server__velocity_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_velocity((server_world_t *)w, e, *(const server_velocity_t *)value);
-}
-
-static bool server__velocity_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_velocity((server_world_t *)w, e);
+static bool server__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_velocity((server_world_t *)w, e);
+    server_velocity_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_velocity((server_world_t *)w, e, v) : server_set_velocity((server_world_t *)w, e, v);
 }
 
 static const char *const server__health_keys[] = { "current", "max" };
 static const server_health_t server__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t server__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "" },
-    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "" },
+    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(server_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(server_world_t, components.health.max) },
 };
 
-static bool server__health_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_health((const server_world_t *)w, e);
-}
-
-static size_t server__health_meta_count(const void *w) {
-    return server_count_health((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__health_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_health_t *v = (server_health_t *)out;
-    v->current = p->current[row];
-    v->max = p->max[row];
-    return true;
-}
-
-static bool server__health_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_health((server_world_t *)w, e, *(const server_health_t *)value);
-}
-
-static bool server__health_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_health((server_world_t *)w, e, *(const server_health_t *)value);
-}
-
-static bool server__health_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_health((server_world_t *)w, e);
+static bool server__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_health((server_world_t *)w, e);
+    server_health_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_health((server_world_t *)w, e, v) : server_set_health((server_world_t *)w, e, v);
 }
 
 static const char *const server__name_keys[] = { "value" };
 static const server_name_t server__name_default_value = { .value = "" };
 static const ecs_meta_field_t server__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "" },
+    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(server_world_t, components.name.value) },
 };
 
-static bool server__name_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_name((const server_world_t *)w, e);
+static bool server__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_name((server_world_t *)w, e);
+    server_name_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_name((server_world_t *)w, e, v) : server_set_name((server_world_t *)w, e, v);
 }
 
-static size_t server__name_meta_count(const void *w) {
-    return server_count_name((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__name_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_name_t *v = (server_name_t *)out;
-    memcpy(v->value, p->value[row], sizeof v->value);
-    return true;
-}
-
-static bool server__name_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_name((server_world_t *)w, e, *(const server_name_t *)value);
-}
-
-static bool server__name_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_name((server_world_t *)w, e, *(const server_name_t *)value);
-}
-
-static bool server__name_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_name((server_world_t *)w, e);
-}
-
-static bool server__player_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_player((const server_world_t *)w, e);
-}
-
-static size_t server__player_meta_count(const void *w) {
-    return server_count_player((const server_world_t *)w);
-}
-
-static bool server__player_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool server__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return server_add_player((server_world_t *)w, e);
-}
-
-static bool server__player_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_player((server_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? server_remove_player((server_world_t *)w, e) : server_add_player((server_world_t *)w, e);
 }
 
 static const char *const server__target_keys[] = { "entity" };
 static const server_target_t server__target_default_value = { .entity = ECS_NULL };
 static const ecs_meta_field_t server__target_meta_fields[] = {
-    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "" },
+    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(server_world_t, components.target.entity) },
 };
 
-static bool server__target_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_target((const server_world_t *)w, e);
-}
-
-static size_t server__target_meta_count(const void *w) {
-    return server_count_target((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__target_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_target_t *v = (server_target_t *)out;
-    v->entity = p->entity[row];
-    return true;
-}
-
-static bool server__target_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_target((server_world_t *)w, e, *(const server_target_t *)value);
-}
-
-static bool server__target_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_target((server_world_t *)w, e, *(const server_target_t *)value);
-}
-
-static bool server__target_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_target((server_world_t *)w, e);
+static bool server__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_target((server_world_t *)w, e);
+    server_target_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_target((server_world_t *)w, e, v) : server_set_target((server_world_t *)w, e, v);
 }
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
 static const server_connection_t server__connection_default_value = { .peer = 0, .ping_ms = 0 };
 static const ecs_meta_field_t server__connection_meta_fields[] = {
-    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "" },
-    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "" },
+    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "", offsetof(server_world_t, components.connection.peer) },
+    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "", offsetof(server_world_t, components.connection.ping_ms) },
 };
 
-static bool server__connection_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_connection((const server_world_t *)w, e);
+static bool server__connection_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    if (op == ECS_META_OP_REMOVE) return server_remove_connection((server_world_t *)w, e);
+    server_connection_t v;
+    memcpy(&v, value, sizeof v);
+    return op == ECS_META_OP_ADD ? server_add_connection((server_world_t *)w, e, v) : server_set_connection((server_world_t *)w, e, v);
 }
 
-static size_t server__connection_meta_count(const void *w) {
-    return server_count_connection((const server_world_t *)w);
-}
-
-/* Copies from the pool into out: no value on the stack, however large. */
-static bool server__connection_meta_get(const void *world, ecs_entity_t e, void *out) {
-    const server_world_t *w = (const server_world_t *)world;
-    const server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
-    if (row == ECS_ROW_NONE) return false;
-    server_connection_t *v = (server_connection_t *)out;
-    v->peer = p->peer[row];
-    v->ping_ms = p->ping_ms[row];
-    return true;
-}
-
-static bool server__connection_meta_set(void *w, ecs_entity_t e, const void *value) {
-    return server_set_connection((server_world_t *)w, e, *(const server_connection_t *)value);
-}
-
-static bool server__connection_meta_add(void *w, ecs_entity_t e, const void *value) {
-    return server_add_connection((server_world_t *)w, e, *(const server_connection_t *)value);
-}
-
-static bool server__connection_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_connection((server_world_t *)w, e);
-}
-
-static bool server__replicated_meta_has(const void *w, ecs_entity_t e) {
-    return server_has_replicated((const server_world_t *)w, e);
-}
-
-static size_t server__replicated_meta_count(const void *w) {
-    return server_count_replicated((const server_world_t *)w);
-}
-
-static bool server__replicated_meta_add(void *w, ecs_entity_t e, const void *value) {
+static bool server__replicated_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     (void)value;
-    return server_add_replicated((server_world_t *)w, e);
-}
-
-static bool server__replicated_meta_remove(void *w, ecs_entity_t e) {
-    return server_remove_replicated((server_world_t *)w, e);
+    return op == ECS_META_OP_REMOVE ? server_remove_replicated((server_world_t *)w, e) : server_add_replicated((server_world_t *)w, e);
 }
 
 static const ecs_meta_component_t server__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, 0, server__position_meta_has, server__position_meta_count, server__position_meta_get, server__position_meta_set, server__position_meta_add, server__position_meta_remove },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, 0, server__velocity_meta_has, server__velocity_meta_count, server__velocity_meta_get, server__velocity_meta_set, server__velocity_meta_add, server__velocity_meta_remove },
-    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, 0, server__health_meta_has, server__health_meta_count, server__health_meta_get, server__health_meta_set, server__health_meta_add, server__health_meta_remove },
-    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, 0, server__name_meta_has, server__name_meta_count, server__name_meta_get, server__name_meta_set, server__name_meta_add, server__name_meta_remove },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, server__player_meta_has, server__player_meta_count, NULL, NULL, server__player_meta_add, server__player_meta_remove },
-    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, 0, server__target_meta_has, server__target_meta_count, server__target_meta_get, server__target_meta_set, server__target_meta_add, server__target_meta_remove },
-    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, 0, server__connection_meta_has, server__connection_meta_count, server__connection_meta_get, server__connection_meta_set, server__connection_meta_add, server__connection_meta_remove },
-    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, 0, server__replicated_meta_has, server__replicated_meta_count, NULL, NULL, server__replicated_meta_add, server__replicated_meta_remove },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__name_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__player_meta_change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__target_meta_change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__connection_meta_change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__replicated_meta_change },
 };
 
 static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
 const ecs_meta_schema_t server_meta = {
     "server", "The dedicated server: the shared components plus AI and networking, in fixed storage.", 1u, server__meta_components, 8u, server__meta_pooled, 8u,
+    offsetof(server_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
 };
 
 /* Component values are read and written by the runtime (ecs_json_fields.h), walking the
@@ -1358,9 +1188,9 @@ static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e, void
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
-            if (!m->has(w, e)) continue;
+            if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
-                          : m->get(w, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
             if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
@@ -1424,10 +1254,10 @@ static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_
         size_t mark = ecs_json_enter(c, m->name);
         if (m->kind == ECS_META_TAG) {
             if (!ecs_json_read_tag(c, item)) return false;
-            if (w && !m->add(w, e, NULL)) return ecs_json_oom(c);
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
         } else {
             if (!ecs_json_read_value(c, item, m, scratch)) return false;
-            if (w && !m->set(w, e, scratch)) return ecs_json_oom(c);
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
         }
         ecs_json_leave(c, mark);
     }
@@ -1584,9 +1414,9 @@ uint64_t server_world_hash(const server_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[pool]];
-                if (!m->has(w, e)) continue;
+                if (!ecs_meta_has(w, m, e)) continue;
                 h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && m->get(w, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ecs_hash.h"
+#include "ecs_sparse.h"
 
 const ecs_meta_component_t *ecs_meta_find(const ecs_meta_schema_t *s, const char *name) {
     for (uint32_t k = 0; k < s->component_count; k++)
@@ -15,6 +16,61 @@ const ecs_meta_field_t *ecs_meta_find_field(const ecs_meta_component_t *c, const
     for (uint32_t k = 0; k < c->field_count; k++)
         if (!strcmp(c->fields[k].name, name)) return &c->fields[k];
     return NULL;
+}
+
+/* ---- World access: the layout the table describes --------------------------------- */
+
+static const ecs_entities_t *ecs_meta_entities(const void *w, const ecs_meta_component_t *c) {
+    return (const ecs_entities_t *)(const void *)((const char *)w + c->schema->entities_offset);
+}
+
+/* Whether slot `index` (of a live entity) has slot component c. */
+static bool ecs_meta_slot_has(const void *w, const ecs_meta_component_t *c, uint32_t index) {
+    const ecs_meta_schema_t *s = c->schema;
+    const unsigned char *mask;
+    memcpy(&mask, (const char *)w + s->slot_mask_offset, sizeof mask);
+    uint32_t bits = s->mask_word_size * 8u;
+    uint64_t word = 0; /* the word holding c's bit, in the machine's byte order */
+    const unsigned char *at = mask + ((size_t)index * s->mask_words + c->slot_index / bits) * s->mask_word_size;
+    switch (s->mask_word_size) {
+    case 1: { uint8_t v; memcpy(&v, at, 1); word = v; break; }
+    case 2: { uint16_t v; memcpy(&v, at, 2); word = v; break; }
+    case 4: { uint32_t v; memcpy(&v, at, 4); word = v; break; }
+    default: memcpy(&word, at, 8); break;
+    }
+    return (word >> (c->slot_index % bits)) & 1u;
+}
+
+/* e's row in c's columns, or ECS_ROW_NONE when e is stale or lacks c. */
+static uint32_t ecs_meta_row(const void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
+    if (c->kind == ECS_META_SINGLETON || !ecs_entities_alive(ecs_meta_entities(w, c), e)) return ECS_ROW_NONE;
+    if (c->storage == ECS_META_SLOT)
+        return ecs_meta_slot_has(w, c, ecs_entity_index(e)) ? ecs_entity_index(e) : ECS_ROW_NONE;
+    return ecs_sparse_row(ecs_meta_sparse(w, c), e);
+}
+
+bool ecs_meta_has(const void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
+    return ecs_meta_row(w, c, e) != ECS_ROW_NONE;
+}
+
+size_t ecs_meta_count(const void *w, const ecs_meta_component_t *c) {
+    if (c->kind == ECS_META_SINGLETON) return 0;
+    if (c->storage == ECS_META_SPARSE) return ecs_meta_sparse(w, c)->count;
+    uint32_t n;
+    memcpy(&n, (const char *)w + c->schema->slot_count_offset + c->slot_index * sizeof n, sizeof n);
+    return n;
+}
+
+bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, void *out) {
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) return false;
+    for (uint32_t k = 0; k < c->field_count; k++) {
+        const ecs_meta_field_t *f = &c->fields[k];
+        const char *column;
+        memcpy(&column, (const char *)w + f->column_offset, sizeof column);
+        memcpy(ecs_meta_field_ptr(out, f), column + (size_t)row * f->size, f->size);
+    }
+    return true;
 }
 
 const char *ecs_meta_type_name(ecs_meta_type_t t) {

@@ -41,7 +41,16 @@ typedef struct ecs_meta_field {
     const char *type_text;    /* as the schema spells it: "f32", "u8[4]", "char[32]", "enum { a, b }" */
     const char *default_text; /* the schema's default, as JSON: "0", "[1, 2]", "\"idle\"", "null" */
     const char *doc;          /* "" when the schema has none */
+    size_t column_offset;     /* per-entity components: the offset in the world of the pool's
+                               * column (structure of arrays) of this field: a pointer to the
+                               * values, row after row */
 } ecs_meta_field_t;
+
+/* Where a per-entity component's values live (the schema's "storage"). */
+typedef enum ecs_meta_storage {
+    ECS_META_SPARSE, /* a pool with a sparse set (ecs_sparse_t) */
+    ECS_META_SLOT    /* a row per entity slot, presence in the slot's mask */
+} ecs_meta_storage_t;
 
 typedef enum ecs_meta_kind {
     ECS_META_DATA,     /* per entity, with fields */
@@ -49,10 +58,12 @@ typedef enum ecs_meta_kind {
     ECS_META_SINGLETON /* one value in the world */
 } ecs_meta_kind_t;
 
-/* One component. The function pointers take the schema's world (<name>_world_t *) as void *
- * and its value struct (<name>_<component>_t) as void *; each is the generated function of the
- * same name (hooks fire as they do there). NULL where the kind has none: a tag has no get/set,
- * a singleton only its place in the world (singleton_offset). */
+typedef enum ecs_meta_op { ECS_META_OP_ADD, ECS_META_OP_SET, ECS_META_OP_REMOVE } ecs_meta_op_t;
+
+struct ecs_meta_schema;
+
+/* One component. Reads (has, count, get) go through the layout below; changes through
+ * `change`, the generated add, set and remove (hooks and groups do their part there). */
 typedef struct ecs_meta_component {
     const char *name;
     const char *doc; /* "" when the schema has none */
@@ -62,16 +73,18 @@ typedef struct ecs_meta_component {
     const ecs_meta_field_t *fields;
     uint32_t field_count;
     const char *const *field_names; /* the fields' names, in order (NULL for a tag) */
+    const struct ecs_meta_schema *schema;
     size_t singleton_offset;    /* singletons: the value's offset in the world struct */
-    bool (*has)(const void *w, ecs_entity_t e);
-    size_t (*count)(const void *w);
-    bool (*get)(const void *w, ecs_entity_t e, void *out); /* false (out untouched) when e lacks it */
-    bool (*set)(void *w, ecs_entity_t e, const void *value);
-    bool (*add)(void *w, ecs_entity_t e, const void *value); /* value: NULL for a tag */
-    bool (*remove)(void *w, ecs_entity_t e);
+    ecs_meta_storage_t storage; /* per-entity components: */
+    size_t sparse_offset;       /* ECS_META_SPARSE: its pool's ecs_sparse_t's offset in the world */
+    uint32_t slot_index;        /* ECS_META_SLOT: its bit in an entity's slot mask */
+    /* The generated add (value ignored for a tag), set or remove for world w (the schema's
+     * <name>_world_t) and a value struct of the component; NULL for a singleton. */
+    bool (*change)(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value);
 } ecs_meta_component_t;
 
-/* A schema: its components in schema order (per-entity and singletons alike). */
+/* A schema: its components in schema order (per-entity and singletons alike) and the places
+ * in its world struct the access functions below read. */
 typedef struct ecs_meta_schema {
     const char *name;
     const char *doc;
@@ -80,7 +93,29 @@ typedef struct ecs_meta_schema {
     uint32_t component_count;
     const uint32_t *pooled; /* the per-entity components' indexes in components, in pool order */
     uint32_t pooled_count;
+    size_t entities_offset;   /* the world's ecs_entities_t */
+    size_t slot_mask_offset;  /* slot storage: the world's mask array (a pointer) */
+    size_t slot_count_offset; /* slot storage: the world's uint32_t per slot component */
+    uint32_t mask_word_size;  /* slot storage: bytes of one mask word (1, 2, 4 or 8) */
+    uint32_t mask_words;      /* slot storage: words of one entity's mask */
 } ecs_meta_schema_t;
+
+/* Access to world w (the schema's <name>_world_t) for a per-entity component c, as the
+ * generated functions of the same names do. get copies e's value into out (a value struct
+ * of c) and is false, out untouched, when e is stale or lacks c; add and set take a value
+ * struct (NULL for a tag). */
+bool ecs_meta_has(const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
+size_t ecs_meta_count(const void *w, const ecs_meta_component_t *c);
+bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, void *out);
+static inline bool ecs_meta_add(void *w, const ecs_meta_component_t *c, ecs_entity_t e, const void *value) {
+    return c->change(w, e, ECS_META_OP_ADD, value);
+}
+static inline bool ecs_meta_set(void *w, const ecs_meta_component_t *c, ecs_entity_t e, const void *value) {
+    return c->change(w, e, ECS_META_OP_SET, value);
+}
+static inline bool ecs_meta_remove(void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
+    return c->change(w, e, ECS_META_OP_REMOVE, NULL);
+}
 
 /* For the generated tables: sizeof member m of struct type T. */
 #define ECS_META_SIZEOF(T, m) sizeof(((T *)0)->m)
@@ -99,6 +134,13 @@ static inline const void *ecs_meta_field_cptr(const void *value, const ecs_meta_
 /* Singletons: the value in world w. */
 static inline void *ecs_meta_singleton(void *w, const ecs_meta_component_t *c) {
     return (char *)w + c->singleton_offset;
+}
+static inline const void *ecs_meta_singleton_const(const void *w, const ecs_meta_component_t *c) {
+    return (const char *)w + c->singleton_offset;
+}
+/* ECS_META_SPARSE: the pool's sparse set in world w (its count, capacity and memory). */
+static inline const struct ecs_sparse *ecs_meta_sparse(const void *w, const ecs_meta_component_t *c) {
+    return (const struct ecs_sparse *)(const void *)((const char *)w + c->sparse_offset);
 }
 /* The name of a type ("f32", "entity", "char", "enum"). */
 const char *ecs_meta_type_name(ecs_meta_type_t t);

@@ -180,14 +180,6 @@ def value_text(field, value):
     return json.dumps(value, ensure_ascii=False)
 
 
-class MetaFns:
-    """The names of a component's void-pointer wrappers in the metadata table (ecs_meta.h)."""
-
-    def __init__(self, names, name):
-        for k in ("has", "count", "get", "set", "add", "remove"):
-            setattr(self, k, names.internal(name, "meta", k))
-
-
 class Component:
     def __init__(self, names, name, doc, tag, singleton, path, storage="sparse"):
         self.names = names
@@ -220,10 +212,10 @@ class Component:
         self.defined_in = None  # the schema file that defines it, set by the pipeline
         self.json_keys = names.internal(name, "keys") if not tag else None
         # Run-time metadata (ecs_meta.h): its fields' table, its defaults as a value, and the
-        # void-pointer wrappers of its functions; index: its place in the schema's table.
+        # function making its changes through void pointers; index: its place in the table.
         self.meta_fields = names.internal(name, "meta_fields") if not tag else None
         self.default_value = names.internal(name, "default_value") if not tag else None
-        self.meta_fns = MetaFns(names, name)
+        self.meta_change_fn = names.internal(name, "meta_change")
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed")  # fields it no longer has
@@ -252,6 +244,14 @@ class Component:
         self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
         self.slot_index = None  # slot storage: its bit in each entity's slot mask
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
+
+    @property
+    def meta_storage(self):
+        return "ECS_META_SLOT" if self.slot else "ECS_META_SPARSE"
+
+    def meta_sparse_offset(self, schema):
+        """C: the offset of its pool's sparse set in the world (0 for slot storage)."""
+        return "0" if self.slot else f"offsetof({schema.world_type}, components.{self.name}.set)"
 
     @property
     def pool_word(self):
