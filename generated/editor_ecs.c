@@ -618,23 +618,32 @@ bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_gizmo, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t editor__desc_offsets[] = { offsetof(editor_spawn_desc_t, position), offsetof(editor_spawn_desc_t, velocity), offsetof(editor_spawn_desc_t, health), offsetof(editor_spawn_desc_t, name), offsetof(editor_spawn_desc_t, player), offsetof(editor_spawn_desc_t, selected), offsetof(editor_spawn_desc_t, gizmo) };
+
 ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = editor_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !editor__defer(w, e, editor__op_add_position, &(editor__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !editor__defer(w, e, editor__op_add_velocity, &(editor__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !editor__defer(w, e, editor__op_add_health, &(editor__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !editor__defer(w, e, editor__op_add_name, &(editor__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->player && !editor__defer(w, e, editor__op_add_player, NULL)) goto no_room;
-    if (desc->selected && !editor__defer(w, e, editor__op_add_selected, NULL)) goto no_room;
-    if (desc->gizmo && !editor__defer(w, e, editor__op_add_gizmo, &(editor__value_t){ .gizmo = *desc->gizmo }))
-        goto no_room;
+    editor__value_t v;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
+        const char *member = (const char *)desc + editor__desc_offsets[k];
+        uint32_t op = 1u + 3u * editor_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !editor__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!editor__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;

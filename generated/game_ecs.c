@@ -933,33 +933,32 @@ bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_frozen, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t game__desc_offsets[] = { offsetof(game_spawn_desc_t, position), offsetof(game_spawn_desc_t, velocity), offsetof(game_spawn_desc_t, health), offsetof(game_spawn_desc_t, name), offsetof(game_spawn_desc_t, target), offsetof(game_spawn_desc_t, cargo), offsetof(game_spawn_desc_t, mood), offsetof(game_spawn_desc_t, lifetime), offsetof(game_spawn_desc_t, radius), offsetof(game_spawn_desc_t, player), offsetof(game_spawn_desc_t, asteroid), offsetof(game_spawn_desc_t, bullet), offsetof(game_spawn_desc_t, frozen) };
+
 ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = game_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !game__defer(w, e, game__op_add_position, &(game__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !game__defer(w, e, game__op_add_velocity, &(game__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !game__defer(w, e, game__op_add_health, &(game__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !game__defer(w, e, game__op_add_name, &(game__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->target && !game__defer(w, e, game__op_add_target, &(game__value_t){ .target = *desc->target }))
-        goto no_room;
-    if (desc->cargo && !game__defer(w, e, game__op_add_cargo, &(game__value_t){ .cargo = *desc->cargo }))
-        goto no_room;
-    if (desc->mood && !game__defer(w, e, game__op_add_mood, &(game__value_t){ .mood = *desc->mood }))
-        goto no_room;
-    if (desc->lifetime && !game__defer(w, e, game__op_add_lifetime, &(game__value_t){ .lifetime = *desc->lifetime }))
-        goto no_room;
-    if (desc->radius && !game__defer(w, e, game__op_add_radius, &(game__value_t){ .radius = *desc->radius }))
-        goto no_room;
-    if (desc->player && !game__defer(w, e, game__op_add_player, NULL)) goto no_room;
-    if (desc->asteroid && !game__defer(w, e, game__op_add_asteroid, NULL)) goto no_room;
-    if (desc->bullet && !game__defer(w, e, game__op_add_bullet, NULL)) goto no_room;
-    if (desc->frozen && !game__defer(w, e, game__op_add_frozen, NULL)) goto no_room;
+    game__value_t v;
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
+        const char *member = (const char *)desc + game__desc_offsets[k];
+        uint32_t op = 1u + 3u * game_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !game__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!game__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;

@@ -710,25 +710,32 @@ bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_replicated, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t server__desc_offsets[] = { offsetof(server_spawn_desc_t, position), offsetof(server_spawn_desc_t, velocity), offsetof(server_spawn_desc_t, health), offsetof(server_spawn_desc_t, name), offsetof(server_spawn_desc_t, player), offsetof(server_spawn_desc_t, target), offsetof(server_spawn_desc_t, connection), offsetof(server_spawn_desc_t, replicated) };
+
 ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = server_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !server__defer(w, e, server__op_add_position, &(server__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !server__defer(w, e, server__op_add_velocity, &(server__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !server__defer(w, e, server__op_add_health, &(server__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !server__defer(w, e, server__op_add_name, &(server__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->player && !server__defer(w, e, server__op_add_player, NULL)) goto no_room;
-    if (desc->target && !server__defer(w, e, server__op_add_target, &(server__value_t){ .target = *desc->target }))
-        goto no_room;
-    if (desc->connection && !server__defer(w, e, server__op_add_connection, &(server__value_t){ .connection = *desc->connection }))
-        goto no_room;
-    if (desc->replicated && !server__defer(w, e, server__op_add_replicated, NULL)) goto no_room;
+    server__value_t v;
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
+        const char *member = (const char *)desc + server__desc_offsets[k];
+        uint32_t op = 1u + 3u * server_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !server__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!server__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;

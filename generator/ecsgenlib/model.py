@@ -495,6 +495,7 @@ class Schema:
         self.meta = n.fn("meta")
         self.meta_components = self.names.internal("meta", "components")
         self.meta_pooled = self.names.internal("meta", "pooled")
+        self.desc_offsets = self.names.internal("desc", "offsets")
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
