@@ -68,12 +68,6 @@ static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void editor__position_fini(editor_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__velocity_grow(editor_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -133,12 +127,6 @@ static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void editor__velocity_fini(editor_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__health_grow(editor_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -173,12 +161,6 @@ static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     p->max[row] = p->max[from];
 }
 
-static void editor__health_fini(editor_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__name_grow(editor_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -209,11 +191,6 @@ static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) 
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static void editor__name_fini(editor_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__player_grow(editor_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -235,10 +212,6 @@ static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
 
-static void editor__player_fini(editor_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__selected_grow(editor_selected_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -258,10 +231,6 @@ static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t r
     editor_selected_pool_t *p = &w->components.selected;
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-}
-
-static void editor__selected_fini(editor_selected_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool editor__gizmo_grow(editor_gizmo_pool_t *p) {
@@ -296,12 +265,6 @@ static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row)
     if (from == row) return;
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
-}
-
-static void editor__gizmo_fini(editor_gizmo_pool_t *p) {
-    ecs_free(p->kind);
-    ecs_free(p->size);
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -695,13 +658,7 @@ editor_world_t *editor_world_new(void) {
 
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
-    editor__position_fini(&w->components.position);
-    editor__velocity_fini(&w->components.velocity);
-    editor__health_fini(&w->components.health);
-    editor__name_fini(&w->components.name);
-    editor__player_fini(&w->components.player);
-    editor__selected_fini(&w->components.selected);
-    editor__gizmo_fini(&w->components.gizmo);
+    ecs_meta_free_pools(w, &editor_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
     ecs_free(w->scratch.selection.position);

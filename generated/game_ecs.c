@@ -68,12 +68,6 @@ static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static void game__position_fini(game_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__velocity_grow(game_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -133,12 +127,6 @@ static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static void game__velocity_fini(game_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__health_grow(game_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -173,12 +161,6 @@ static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->max[row] = p->max[from];
 }
 
-static void game__health_fini(game_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__name_grow(game_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -209,11 +191,6 @@ static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static void game__name_fini(game_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__target_grow(game_target_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -242,11 +219,6 @@ static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
     p->entity[row] = p->entity[from];
-}
-
-static void game__target_fini(game_target_pool_t *p) {
-    ecs_free(p->entity);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__cargo_grow(game_cargo_pool_t *p) {
@@ -283,12 +255,6 @@ static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->count[row] = p->count[from];
 }
 
-static void game__cargo_fini(game_cargo_pool_t *p) {
-    ecs_free(p->items);
-    ecs_free(p->count);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__mood_grow(game_mood_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -317,11 +283,6 @@ static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
     p->state[row] = p->state[from];
-}
-
-static void game__mood_fini(game_mood_pool_t *p) {
-    ecs_free(p->state);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__lifetime_grow(game_lifetime_pool_t *p) {
@@ -373,11 +334,6 @@ static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_
     p->seconds[row] = p->seconds[from];
 }
 
-static void game__lifetime_fini(game_lifetime_pool_t *p) {
-    ecs_free(p->seconds);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__radius_grow(game_radius_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -408,11 +364,6 @@ static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->metres[row] = p->metres[from];
 }
 
-static void game__radius_fini(game_radius_pool_t *p) {
-    ecs_free(p->metres);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__player_grow(game_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -432,10 +383,6 @@ static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
-}
-
-static void game__player_fini(game_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__asteroid_grow(game_asteroid_pool_t *p) {
@@ -459,10 +406,6 @@ static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) 
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
 
-static void game__asteroid_fini(game_asteroid_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__bullet_grow(game_bullet_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -484,10 +427,6 @@ static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
 
-static void game__bullet_fini(game_bullet_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__frozen_grow(game_frozen_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -507,10 +446,6 @@ static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
-}
-
-static void game__frozen_fini(game_frozen_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -1011,19 +946,7 @@ game_world_t *game_world_new(void) {
 
 void game_world_free(game_world_t *w) {
     if (!w) return;
-    game__position_fini(&w->components.position);
-    game__velocity_fini(&w->components.velocity);
-    game__health_fini(&w->components.health);
-    game__name_fini(&w->components.name);
-    game__target_fini(&w->components.target);
-    game__cargo_fini(&w->components.cargo);
-    game__mood_fini(&w->components.mood);
-    game__lifetime_fini(&w->components.lifetime);
-    game__radius_fini(&w->components.radius);
-    game__player_fini(&w->components.player);
-    game__asteroid_fini(&w->components.asteroid);
-    game__bullet_fini(&w->components.bullet);
-    game__frozen_fini(&w->components.frozen);
+    ecs_meta_free_pools(w, &game_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->deferred.commands);
     ecs_free(w->deferred.values);

@@ -75,12 +75,6 @@ static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void server__position_fini(server_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__velocity_grow(server_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -147,12 +141,6 @@ static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void server__velocity_fini(server_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__health_grow(server_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -194,12 +182,6 @@ static bool server__health_reserve(server_health_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__health_fini(server_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__name_grow(server_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -236,11 +218,6 @@ static bool server__name_reserve(server_name_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__name_fini(server_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__player_grow(server_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -265,10 +242,6 @@ static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__player_fini(server_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool server__target_grow(server_target_pool_t *p) {
@@ -305,11 +278,6 @@ static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row
 static bool server__target_reserve(server_target_pool_t *p) {
     if (!(p->entity = ecs_realloc_array(NULL, 1024u, sizeof *p->entity))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__target_fini(server_target_pool_t *p) {
-    ecs_free(p->entity);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool server__connection_grow(server_connection_pool_t *p) {
@@ -353,12 +321,6 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__connection_fini(server_connection_pool_t *p) {
-    ecs_free(p->peer);
-    ecs_free(p->ping_ms);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__replicated_grow(server_replicated_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -383,10 +345,6 @@ static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__replicated_reserve(server_replicated_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__replicated_fini(server_replicated_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -803,14 +761,7 @@ server_world_t *server_world_new(void) {
 
 void server_world_free(server_world_t *w) {
     if (!w) return;
-    server__position_fini(&w->components.position);
-    server__velocity_fini(&w->components.velocity);
-    server__health_fini(&w->components.health);
-    server__name_fini(&w->components.name);
-    server__player_fini(&w->components.player);
-    server__target_fini(&w->components.target);
-    server__connection_fini(&w->components.connection);
-    server__replicated_fini(&w->components.replicated);
+    ecs_meta_free_pools(w, &server_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
     ecs_free(w->scratch.replication.position);

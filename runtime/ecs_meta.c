@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "ecs_alloc.h"
 #include "ecs_hash.h"
 #include "ecs_sparse.h"
 
@@ -71,6 +72,18 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
         memcpy(ecs_meta_field_ptr(out, f), column + (size_t)row * f->size, f->size);
     }
     return true;
+}
+
+void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
+    for (uint32_t k = 0; k < s->pooled_count; k++) {
+        const ecs_meta_component_t *c = &s->components[s->pooled[k]];
+        for (uint32_t i = 0; i < c->field_count; i++) {
+            void *column;
+            memcpy(&column, (char *)w + c->fields[i].column_offset, sizeof column);
+            ecs_free(column);
+        }
+        if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
+    }
 }
 
 const char *ecs_meta_type_name(ecs_meta_type_t t) {

@@ -117,6 +117,9 @@ static inline bool ecs_meta_remove(void *w, const ecs_meta_component_t *c, ecs_e
     return c->change(w, e, ECS_META_OP_REMOVE, NULL);
 }
 
+/* Frees every per-entity component's columns and sparse set in world w (world_free). */
+void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s);
+
 /* For the generated tables: sizeof member m of struct type T. */
 #define ECS_META_SIZEOF(T, m) sizeof(((T *)0)->m)
 

@@ -207,7 +207,6 @@ class Component:
         self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
-        self.fini_fn = names.internal(name, "fini")
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
         self.json_keys = names.internal(name, "keys") if not tag else None
