@@ -126,6 +126,11 @@ class Field:
         return self.type.spelling
 
     @property
+    def zero_default(self):
+        """Whether the default is all zero bytes in C (-0.0 is not: repr tells them apart)."""
+        return repr(self.default) == repr(zero_value(self.type))
+
+    @property
     def default_text(self):
         return value_text(self, self.default)
 
@@ -197,6 +202,7 @@ class Component:
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
+        self.set_from_fn = names.internal(name, "set_from")  # set from a pointer: no copy on the stack
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
         self.ref_fn = names.fn("ref", name)
@@ -476,7 +482,7 @@ class Schema:
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
             "entity_keys", "singleton_keys", "migration", "component_maps", "renames", "removed",
-            "document_migrate")}
+            "document_migrate", "scratch")}
         self.json_name = c_string(name)
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
