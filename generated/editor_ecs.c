@@ -31,11 +31,14 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    EDITOR__CHANGED(w, "add position");
     return true;
 }
 
 static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -96,11 +99,14 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    EDITOR__CHANGED(w, "add velocity");
     return true;
 }
 
 static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -161,11 +167,14 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    EDITOR__CHANGED(w, "add health");
     return true;
 }
 
 static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -198,11 +207,14 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    EDITOR__CHANGED(w, "add name");
     return true;
 }
 
 static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -226,11 +238,14 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    EDITOR__CHANGED(w, "add player");
     return true;
 }
 
 static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -251,11 +266,14 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    EDITOR__CHANGED(w, "add selected");
     return true;
 }
 
 static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
@@ -286,11 +304,14 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    EDITOR__CHANGED(w, "add gizmo");
     return true;
 }
 
 static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -461,6 +482,10 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if EDITOR_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -642,6 +667,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool editor_apply_deferred(editor_world_t *w) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_apply_deferred() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         editor__command_t c = w->deferred.commands[k];
@@ -736,6 +762,7 @@ editor_world_t *editor_world_new(void) {
 
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     editor__position_fini(&w->components.position);
     editor__velocity_fini(&w->components.velocity);
     editor__health_fini(&w->components.health);
@@ -1393,6 +1420,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     const editor_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_from_json() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1406,6 +1434,8 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         editor_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+        EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
     ecs_json_ctx_fini(&c);

@@ -31,11 +31,14 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    GAME__CHANGED(w, "add position");
     return true;
 }
 
 static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
+    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -96,11 +99,14 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    GAME__CHANGED(w, "add velocity");
     return true;
 }
 
 static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -161,11 +167,14 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    GAME__CHANGED(w, "add health");
     return true;
 }
 
 static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
+    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -198,11 +207,14 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    GAME__CHANGED(w, "add name");
     return true;
 }
 
 static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
+    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -233,11 +245,14 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    GAME__CHANGED(w, "add target");
     return true;
 }
 
 static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
+    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
@@ -271,11 +286,14 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    GAME__CHANGED(w, "add cargo");
     return true;
 }
 
 static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -308,11 +326,14 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    GAME__CHANGED(w, "add mood");
     return true;
 }
 
 static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
+    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -343,11 +364,14 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    GAME__CHANGED(w, "add lifetime");
     return true;
 }
 
 static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
     if (from == row) return;
@@ -397,11 +421,14 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
+    GAME__CHANGED(w, "add radius");
     return true;
 }
 
 static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
+    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
     if (from == row) return;
@@ -425,11 +452,14 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
+    GAME__CHANGED(w, "add player");
     return true;
 }
 
 static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
+    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
@@ -450,11 +480,14 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
+    GAME__CHANGED(w, "add asteroid");
     return true;
 }
 
 static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
@@ -475,11 +508,14 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
+    GAME__CHANGED(w, "add bullet");
     return true;
 }
 
 static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
@@ -500,11 +536,14 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
+    GAME__CHANGED(w, "add frozen");
     return true;
 }
 
 static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
@@ -967,6 +1006,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool game_apply_deferred(game_world_t *w) {
+    GAME__CHECK_NO_LOOP(w, "game_apply_deferred() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         game__command_t c = w->deferred.commands[k];
@@ -1116,6 +1156,7 @@ game_world_t *game_world_new(void) {
 
 void game_world_free(game_world_t *w) {
     if (!w) return;
+    GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     game__position_fini(&w->components.position);
     game__velocity_fini(&w->components.velocity);
     game__health_fini(&w->components.health);
@@ -2167,6 +2208,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     const game_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    GAME__CHECK_NO_LOOP(w, "game_world_from_json() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -2180,6 +2222,8 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
         game_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+        GAME__CHANGED(w, "load");
     }
     game_world_free(staging);
     ecs_json_ctx_fini(&c);

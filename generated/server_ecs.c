@@ -31,11 +31,14 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    SERVER__CHANGED(w, "add position");
     return true;
 }
 
 static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
+    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -103,11 +106,14 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    SERVER__CHANGED(w, "add velocity");
     return true;
 }
 
 static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -175,11 +181,14 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    SERVER__CHANGED(w, "add health");
     return true;
 }
 
 static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
+    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -219,11 +228,14 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    SERVER__CHANGED(w, "add name");
     return true;
 }
 
 static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
+    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -253,11 +265,14 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    SERVER__CHANGED(w, "add player");
     return true;
 }
 
 static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
+    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -290,11 +305,14 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    SERVER__CHANGED(w, "add target");
     return true;
 }
 
 static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
+    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -334,11 +352,14 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    SERVER__CHANGED(w, "add connection");
     return true;
 }
 
 static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -371,11 +392,14 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    SERVER__CHANGED(w, "add replicated");
     return true;
 }
 
 static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
@@ -547,6 +571,10 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if SERVER_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -736,6 +764,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool server_apply_deferred(server_world_t *w) {
+    SERVER__CHECK_NO_LOOP(w, "server_apply_deferred() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         server__command_t c = w->deferred.commands[k];
@@ -856,6 +885,7 @@ server_world_t *server_world_new(void) {
 
 void server_world_free(server_world_t *w) {
     if (!w) return;
+    SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     server__position_fini(&w->components.position);
     server__velocity_fini(&w->components.velocity);
     server__health_fini(&w->components.health);
@@ -1567,6 +1597,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     const server_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    SERVER__CHECK_NO_LOOP(w, "server_world_from_json() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1580,6 +1611,8 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         server_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+        SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
     ecs_json_ctx_fini(&c);

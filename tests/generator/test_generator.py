@@ -211,6 +211,19 @@ class GeneratorTest(unittest.TestCase):
                          "one program: use e.g. 'gset')\n")
         self.assertEqual(sorted(os.listdir(os.path.join(self.out, "gen"))), ["g_ecs.c", "g_ecs.h"])
 
+    def test_excluded_component_with_removed_fields_compiles(self):
+        # A `none` term of an owned query with removed_fields once made one internal name
+        # for a function and for the JSON table of removed fields: accepted, then no compile.
+        schema = os.path.join(self.out, "rmx.json")
+        with open(schema, "w") as f:
+            json.dump({"name": "rmx", "components": {"a": {"fields": {"x": "f32"}},
+                                                     "b": {"fields": {"y": "f32"}, "removed_fields": ["old"]}},
+                       "queries": {"q": {"all": ["a"], "none": ["b"]}}}, f)
+        self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
+        result = subprocess.run(["cc", "-std=c11", "-fsyntax-only", "-I", self.out, "-I", os.path.join(ROOT, "runtime"),
+                                 os.path.join(self.out, "rmx_ecs.c")], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
     def test_bad_schemas_are_refused_exactly_and_write_nothing(self):
         cases = sorted(glob.glob(os.path.join(BAD, "*.json")))
         self.assertGreaterEqual(len(cases), 40)
