@@ -40,12 +40,8 @@ int main(void) {
     CHECK(plain != ECS_NULL && e != ECS_NULL);
     CHECK_EQ(mismatches(w, e), 0);
 
-    char *one = huge_entity_to_json(w, e);
-    CHECK(one != NULL && strstr(one, "\"f19\":[0,1,2,3,4,5,6,7,8,0,1,2,3,4,5,6,7,8,0,119,2,") != NULL);
-    free(one);
-
     char *text = huge_world_to_json(w);
-    CHECK(text != NULL);
+    CHECK(text != NULL && strstr(text, "\"f19\":\t[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 119, 2, ") != NULL);
     ecs_error_t err;
     CHECK(text && huge_world_from_json(back, text, &err));
     CHECK_EQ(huge_count(back), 2u);
