@@ -180,6 +180,10 @@ def check_structure(document, display):
         raise SchemaErrors(errors)
 
 
+# Includes deeper than this are refused (a real chain is a few files; a hostile one of
+# thousands would overflow Python's recursion).
+MAX_INCLUDE_DEPTH = 32
+
 # Keys an included (shared) file may hold: the parts of an ECS, not the identity of one.
 FRAGMENT_KEYS = ("$schema", "doc", "include", "components", "queries", "prefabs")
 SECTIONS = ("components", "queries", "prefabs")
@@ -248,6 +252,10 @@ def _load_file(path, display, merged, origins, files, errors, stack, done, show)
                                       "a file cannot include itself, even indirectly"))
             continue
         if target in done:  # already merged through another include (a diamond): once is enough
+            continue
+        if len(chain_from) >= MAX_INCLUDE_DEPTH:
+            errors.append(SchemaError(display, where, f"includes nested more than {MAX_INCLUDE_DEPTH} files deep",
+                                      "include the shared files from fewer levels"))
             continue
         if not os.path.isfile(target):
             errors.append(_missing_include(display, where, relative, path))
