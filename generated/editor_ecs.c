@@ -1026,7 +1026,7 @@ fail:
 
 static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
     if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1057,7 +1057,7 @@ fail:
 
 static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1088,7 +1088,7 @@ fail:
 
 static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
     if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->max = 100;
     const cJSON *item;
     size_t mark;
@@ -1119,7 +1119,7 @@ fail:
 
 static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
     if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1147,7 +1147,7 @@ fail:
 
 static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
     if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->size = 1.0f;
     const cJSON *item;
     size_t mark;
@@ -1430,11 +1430,15 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        editor_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);

@@ -1150,7 +1150,7 @@ bool game_apply_deferred(game_world_t *w) {
 game_world_t *game_world_new(void) {
     game_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->singletons.clock = GAME_CLOCK_DEFAULT;
+    w->singletons.clock.dt = 0.016666668f;
     return w;
 }
 
@@ -1591,7 +1591,7 @@ fail:
 
 static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
     if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1622,7 +1622,7 @@ fail:
 
 static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1653,7 +1653,7 @@ fail:
 
 static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
     if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->max = 100;
     const cJSON *item;
     size_t mark;
@@ -1684,7 +1684,7 @@ fail:
 
 static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
     if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1709,7 +1709,7 @@ fail:
 
 static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
     if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -1738,7 +1738,7 @@ fail:
 
 static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
     if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
@@ -1776,7 +1776,7 @@ fail:
 
 static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
     if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
@@ -1803,7 +1803,7 @@ fail:
 
 static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
     if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->seconds = 2.0f;
     const cJSON *item;
     size_t mark;
@@ -1829,7 +1829,7 @@ fail:
 
 static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
     if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->metres = 1.0f;
     const cJSON *item;
     size_t mark;
@@ -1856,7 +1856,7 @@ fail:
 
 static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
     if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->dt = 0.016666668f;
     const cJSON *item;
     size_t mark;
@@ -2218,11 +2218,15 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        game_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         GAME__CHANGED(w, "load");
     }
     game_world_free(staging);

@@ -1170,7 +1170,7 @@ fail:
 
 static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
     if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1201,7 +1201,7 @@ fail:
 
 static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1232,7 +1232,7 @@ fail:
 
 static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
     if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     out->max = 100;
     const cJSON *item;
     size_t mark;
@@ -1263,7 +1263,7 @@ fail:
 
 static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
     if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1288,7 +1288,7 @@ fail:
 
 static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
     if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -1314,7 +1314,7 @@ fail:
 
 static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
     if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
-    memset(out, 0, sizeof *out); /* field by field: no default value on the stack */
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
@@ -1607,11 +1607,15 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        server_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->checks__ = old.checks__; /* the checks follow the program's use of w */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);

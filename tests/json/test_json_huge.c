@@ -1,6 +1,8 @@
 /* test_json_huge.c: a component of 20 f64[65535] fields (10 MB, more than a thread's 8 MB
- * stack). Saving, hashing and loading an entity that has it must not copy the value onto the
- * stack (they once overflowed it); the value is given and checked through the heap and refs. */
+ * stack) and a singleton of 1 MB, in a thread with a 1 MB stack. Making a world, saving,
+ * hashing and loading must not copy either onto the stack (they once overflowed it); values
+ * are given and checked through the heap, refs and the singleton's pointer. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,11 +27,14 @@ static int mismatches(huge_world_t *w, ecs_entity_t e) {
     return wrong;
 }
 
-int main(void) {
+static void *run(void *unused) {
+    (void)unused;
     huge_big_t *big = malloc(sizeof *big);
     huge_world_t *w = huge_world_new(), *back = huge_world_new();
     CHECK(big && w && back);
-    if (!big || !w || !back) return check_finish("test_json_huge");
+    if (!big || !w || !back) return NULL;
+    CHECK_EQ(huge_singleton_table(w)->scale, 2.5f); /* the default, set without a copy */
+    huge_singleton_table(w)->b[65534] = 7;
     double (*fields[20])[65535] = { &big->f0, &big->f1, &big->f2, &big->f3, &big->f4, &big->f5, &big->f6,
                                     &big->f7, &big->f8, &big->f9, &big->f10, &big->f11, &big->f12, &big->f13,
                                     &big->f14, &big->f15, &big->f16, &big->f17, &big->f18, &big->f19 };
@@ -48,6 +53,8 @@ int main(void) {
     CHECK_EQ(mismatches(back, e), 0);
     CHECK_EQ(huge_get_small(back, e).x, 2.5f);
     CHECK_EQ(huge_get_small(back, plain).x, 1.5f);
+    CHECK_EQ(huge_singleton_table(back)->b[65534], 7.0);
+    CHECK_EQ(huge_singleton_table(back)->scale, 2.5f);
     CHECK_EQ(huge_world_hash(back), huge_world_hash(w));
     (*huge_ref_big(w, e).f7)[123] = -1.0; /* the hash reads every element */
     CHECK(huge_world_hash(back) != huge_world_hash(w));
@@ -56,5 +63,14 @@ int main(void) {
     free(big);
     huge_world_free(w);
     huge_world_free(back);
+    return NULL;
+}
+
+int main(void) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    CHECK(pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, 1u << 20) == 0);
+    CHECK(pthread_create(&thread, &attr, run, NULL) == 0 && pthread_join(thread, NULL) == 0);
+    pthread_attr_destroy(&attr);
     return check_finish("test_json_huge");
 }
