@@ -165,9 +165,14 @@ try {
     fs.readFileSync(file("diff.txt"), "utf8").trimEnd().split("\n"));
   assert.equal(await visible("#error"), false);
 
+  // A page opened from a file cannot fetch ?dump= (browsers forbid it): it says what to do.
+  await page.goto(`file://${file("game_inspector.html")}?dump=a.json`);
+  await page.waitForFunction(() => !document.getElementById("error").hidden);
+  assert.match(await text("#error"), /^a\.json: cannot fetch it from a file:\/\/ page .*serve the directory/);
+
   if (screenshot) {
     await page.setViewport({ width: 1280, height: 1000 });
-    await page.goto(`${base}?dump=a.json&compare=b.json&filter=has:player%20health.current<10`);
+    await page.goto(`${base}?dump=a.json&compare=b.json&filter=${encodeURIComponent("has:player health.current<2 id.index<2000")}`);
     await page.waitForFunction(() => !document.getElementById("diff").hidden, { timeout: 30000 });
     await page.evaluate(() => { location.hash = "#e=4v0"; });
     await page.waitForFunction(() => document.getElementById("entity-id").textContent === "4v0");
