@@ -1,7 +1,7 @@
 // Drives the world inspector page in headless Chromium and checks what it shows. Run by
 // test_inspector.py, which prepares DIR: game_inspector.html, a.json and b.json (make_worlds,
 // 100k entities), c.json and d.json (the same, 2000), diff.txt (`ecsgen-dump diff c.json
-// d.json`), other.json (a dump of another schema), broken.json (a truncated dump).
+// d.json`), demo.json (examples/demo --save), other.json (a dump of another schema), broken.json (a truncated dump).
 //
 //     node drive.mjs DIR [--screenshot FILE.png]
 import assert from "node:assert/strict";
@@ -163,6 +163,13 @@ try {
   assert.equal(await text("#filter-count"), `${c.entities.filter((e) => e.player).length} of ${c.entities.length} entities match`);
   assert.deepEqual(await page.$$eval("#diff-lines li", (items) => items.map((li) => li.textContent)),
     fs.readFileSync(file("diff.txt"), "utf8").trimEnd().split("\n"));
+  assert.equal(await visible("#error"), false);
+
+  // The demo's own save opens (README's tour).
+  await page.goto(`${base}?dump=demo.json`);
+  await page.waitForFunction(() => /^demo\.json: \d+ entities/.test(document.getElementById("status").textContent), { timeout: 30000 });
+  const demo = JSON.parse(fs.readFileSync(file("demo.json"), "utf8"));
+  assert.equal(await text("#filter-count"), `${demo.entities.length} of ${demo.entities.length} entities match`);
   assert.equal(await visible("#error"), false);
 
   // A page opened from a file cannot fetch ?dump= (browsers forbid it): it says what to do.

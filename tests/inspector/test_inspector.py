@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The world inspector page in a real browser: make_worlds saves two 100k-entity worlds of
-schema/game.json, drive.mjs opens them in the generated page in headless Chromium
-(puppeteer-core) and checks the table, filter, sort, paging, entity view, references, diff
-and bad-input messages. Prints the time from opening the dump to the filtered table.
+schema/game.json and the demo saves its world; drive.mjs opens them in the generated page in
+headless Chromium (puppeteer-core) and checks the table, filter, sort, paging, entity view,
+references, diff and bad-input messages. Prints the time from opening the dump to the filtered table.
 
-    test_inspector.py MAKE_WORLDS PAGE.html [--screenshot FILE.png]
+    test_inspector.py MAKE_WORLDS DEMO PAGE.html [--screenshot FILE.png]
 
 Installs its npm packages (package-lock.json) into tests/inspector/node_modules when missing."""
 
@@ -29,13 +29,15 @@ def ensure_packages():
 
 
 def main(argv):
-    make_worlds, page = argv[0], argv[1]
+    make_worlds, demo, page = argv[:3]
     ensure_packages()
     with tempfile.TemporaryDirectory(prefix="ecsgen-inspector-") as work:
         shutil.copy(page, os.path.join(work, "game_inspector.html"))
         a, b, c, d = (os.path.join(work, name + ".json") for name in "abcd")
         subprocess.run([make_worlds, str(ENTITIES), a, b], check=True)
         subprocess.run([make_worlds, "2000", c, d], check=True)
+        subprocess.run([demo, "--seconds", "1", "--save", os.path.join(work, "demo.json")], check=True,
+                       stdout=subprocess.DEVNULL)
         # ecsgen-dump's own diff (of the small pair: Python takes long over 100k entities):
         # the page must list the same lines.
         diff = subprocess.run([sys.executable, os.path.join(ROOT, "generator", "ecsgen_dump.py"), "diff", c, d],
@@ -47,7 +49,7 @@ def main(argv):
             f.write('{"schema": "server", "version": 1, "singletons": {}, "entities": [{"id": "0v0"}]}\n')
         with open(a) as src, open(os.path.join(work, "broken.json"), "w") as f:
             f.write(src.read(5000))  # cut off mid-document, as a crash while copying would
-        return subprocess.run(["node", os.path.join(HERE, "drive.mjs"), work, *argv[2:]], timeout=150).returncode
+        return subprocess.run(["node", os.path.join(HERE, "drive.mjs"), work, *argv[3:]], timeout=150).returncode
 
 
 if __name__ == "__main__":
