@@ -107,6 +107,7 @@ function readDump(text, name) {
 
 async function openText(slot, textPromise, name) {
   const started = performance.now();
+  $("status").textContent = `${name}: reading…`;
   let dump;
   try {
     dump = readDump(await textPromise, name);

@@ -165,6 +165,18 @@ try {
     fs.readFileSync(file("diff.txt"), "utf8").trimEnd().split("\n"));
   assert.equal(await visible("#error"), false);
 
+  // Drag and drop: a dump dropped on "Compare with…" is diffed, anywhere else it is opened.
+  const drop = (name, selector) => page.evaluate(async (name, selector) => {
+    const data = new DataTransfer();
+    data.items.add(new File([await (await fetch(name)).text()], name, { type: "application/json" }));
+    document.querySelector(selector).dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, name, selector);
+  await drop("d.json", "#open-b");
+  await page.waitForFunction(() => document.getElementById("diff-files").textContent === "c.json → d.json");
+  await drop("d.json", "main");
+  await page.waitForFunction(() => document.getElementById("entity-total").textContent.endsWith(" entities in d.json"));
+  assert.equal(await text("#diff-summary"), "The dumps are the same.");
+
   // The demo's own save opens (README's tour).
   await page.goto(`${base}?dump=demo.json`);
   await page.waitForFunction(() => /^demo\.json: \d+ entities/.test(document.getElementById("status").textContent), { timeout: 30000 });
