@@ -24,10 +24,36 @@ void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err) {
     err->message[0] = '\0';
 }
 
+/* A reference at the last generation and where the document has it. */
+struct ecs_json_last_ref {
+    ecs_entity_t id;
+    char *path;
+};
+
 void ecs_json_ctx_fini(ecs_json_ctx_t *c) {
     ecs_free(c->mentions);
     c->mentions = NULL;
     c->mention_count = c->mention_capacity = 0;
+    for (size_t k = 0; k < c->last_ref_count; k++) ecs_free(c->last_refs[k].path);
+    ecs_free(c->last_refs);
+    c->last_refs = NULL;
+    c->last_ref_count = c->last_ref_capacity = 0;
+}
+
+/* Notes reference e (generation UINT32_MAX) at the current path, for ecs_json_restore_ids. */
+static bool ecs_json_note_last_ref(ecs_json_ctx_t *c, ecs_entity_t e) {
+    if (c->last_ref_count == c->last_ref_capacity) {
+        size_t cap = c->last_ref_capacity ? c->last_ref_capacity * 2 : 8;
+        struct ecs_json_last_ref *more = ecs_realloc_array(c->last_refs, cap, sizeof *more);
+        if (!more) return ecs_json_oom(c);
+        c->last_refs = more;
+        c->last_ref_capacity = cap;
+    }
+    char *path = ecs_realloc_array(NULL, c->len + 1, 1);
+    if (!path) return ecs_json_oom(c);
+    memcpy(path, c->path, c->len + 1);
+    c->last_refs[c->last_ref_count++] = (struct ecs_json_last_ref){ e, path };
+    return true;
 }
 
 /* The UTF-8 sequence length at s (2 to 4), or 0 when s does not start a well-formed one. */
@@ -197,12 +223,14 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
     return true;
 }
 
+static bool ecs_json_read_entity_or_id(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out, bool is_id);
+
 bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out) {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "id");
     size_t mark = ecs_json_enter(c, "id");
     if (!id) return ecs_json_fail(c, "missing (every entity has an id, e.g. \"5v0\")");
     if (cJSON_IsNull(id)) return ecs_json_fail(c, "expected an entity id like \"5v0\", got null");
-    if (!ecs_json_read_entity(c, id, out)) return false;
+    if (!ecs_json_read_entity_or_id(c, id, out, true)) return false;
     ecs_json_leave(c, mark);
     return true;
 }
@@ -254,6 +282,20 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
             ok = false;
         }
         if (ok) owner[index] = k + 1u;
+    }
+    /* A reference to the last generation of a slot, unless to a live id of the document,
+     * would retire the slot: refused (no save writes one). */
+    for (size_t k = 0; ok && k < c->last_ref_count; k++) {
+        ecs_entity_t m = c->last_refs[k].id;
+        uint32_t index = ecs_entity_index(m);
+        uint32_t live = index < used ? owner[index] : 0;
+        if (live && ids[live - 1u] == m) continue;
+        char a[24];
+        ecs_json_format_id(m, a);
+        c->len = strlen(c->last_refs[k].path);
+        memcpy(c->path, c->last_refs[k].path, c->len + 1);
+        ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
+                           "loading it would retire the slot for good", a, index);
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
         ecs_entity_t m = c->mentions[k];
@@ -399,6 +441,10 @@ bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out) {
 }
 
 bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out) {
+    return ecs_json_read_entity_or_id(c, v, out, false);
+}
+
+static bool ecs_json_read_entity_or_id(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out, bool is_id) {
     char got[64];
     if (cJSON_IsNull(v)) {
         *out = ECS_NULL;
@@ -425,6 +471,7 @@ bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out) 
                         c->mention_capacity = cap;
                     }
                     c->mentions[c->mention_count++] = e;
+                    if (!is_id && generation == UINT32_MAX && !ecs_json_note_last_ref(c, e)) return false;
                 }
                 *out = e;
                 return true;
@@ -548,6 +595,8 @@ cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
     ecs_entity_t live = v != ECS_NULL ? ecs_entities_at(t, index) : ECS_NULL;
     if (live != ECS_NULL && ecs_entity_generation(v) > ecs_entity_generation(live))
         return cJSON_CreateNull(); /* never issued by t: it would come alive after a load */
+    if (v != live && ecs_entity_generation(v) == UINT32_MAX)
+        return cJSON_CreateNull(); /* its slot is retired: the loader refuses the id */
     return ecs_json_from_entity(v);
 }
 

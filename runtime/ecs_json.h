@@ -32,6 +32,8 @@ typedef struct ecs_json_ctx {
     const ecs_entities_t *previous; /* the table the load replaces (NULL: none): no handle it
                                      * issued may come alive again after the load */
     uint32_t max_slots;     /* highest slot index + 1 a document may restore; 0: ECS_JSON_SLOTS_DEFAULT */
+    struct ecs_json_last_ref *last_refs; /* references at generation UINT32_MAX, with their paths */
+    size_t last_ref_count, last_ref_capacity;
 } ecs_json_ctx_t;
 
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err);
@@ -87,7 +89,10 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
 bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out);
 
 /* Makes exactly ids[0..n) live in t (the k-th from the path's "[k].id"), refusing duplicate
- * slots and slots beyond t's limit. Every other slot up to the highest the document
+ * slots and slots beyond t's limit, and references at generation UINT32_MAX (the last) to
+ * anything but a live id of the document: its slot would be retired for good, so a small
+ * document could use up every slot of a fixed-size world (a save writes such a reference as
+ * null, see ecs_json_from_ref). Every other slot up to the highest the document
  * mentions (c->mentions: ids and references) becomes free with a generation above any
  * mentioned for it, so stale references stay stale and later spawns get fresh ids. */
 bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n);
@@ -128,8 +133,9 @@ cJSON *ecs_json_from_f64(double v);
 cJSON *ecs_json_from_entity(ecs_entity_t v);
 /* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
  * issued, a later generation of a live slot (another world's id, say), is written as null:
- * loading it would make a reference that comes alive once the slot is reused. Stale ids of
- * t and ids beyond its slots are kept (they stay stale through a load). */
+ * loading it would make a reference that comes alive once the slot is reused. So is a dead id
+ * at generation UINT32_MAX (its slot is retired, and the loader refuses such references).
+ * Other stale ids of t and ids beyond its slots are kept (they stay stale through a load). */
 cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v);
 cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
 cJSON *ecs_json_from_enum(int v, const char *const *names, int n); /* out of range: the number */
