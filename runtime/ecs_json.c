@@ -66,6 +66,12 @@ static size_t ecs_json_utf8_length(const unsigned char *s) {
 
 size_t ecs_json_escape(char *dst, size_t size, const char *src) {
     size_t len = 0;
+    while ((unsigned char)src[len] >= 0x20 && (unsigned char)src[len] < 0x7F) len++;
+    if (!src[len] && len < size) { /* printable ASCII, the usual case: as it is */
+        memcpy(dst, src, len + 1);
+        return len;
+    }
+    len = 0;
     for (const unsigned char *p = (const unsigned char *)src; *p;) {
         char piece[8];
         size_t n = ecs_json_utf8_length(p);
@@ -92,17 +98,16 @@ size_t ecs_json_escape(char *dst, size_t size, const char *src) {
     return len;
 }
 
+/* Appends raw, escaped, to the path (no snprintf: loads enter a path for every value). */
 static size_t ecs_json_append_path(ecs_json_ctx_t *c, const char *raw) {
-    char text[2 * sizeof c->path]; /* longer than any path: a cut key still shows as cut */
-    ecs_json_escape(text, sizeof text, raw);
     size_t mark = c->len;
     size_t room = sizeof c->path - c->len;
-    int n = snprintf(c->path + c->len, room, "%s", text);
-    if (n < 0 || (size_t)n >= room) { /* too deep or long: keep what fits, mark it cut */
+    size_t n = ecs_json_escape(c->path + c->len, room, raw);
+    if (n >= room) { /* too deep or long: keep what fits, mark it cut */
         memcpy(c->path + sizeof c->path - 4, "...", 4);
         c->len = sizeof c->path - 1;
     } else {
-        c->len += (size_t)n;
+        c->len += n;
     }
     return mark;
 }
