@@ -61,6 +61,17 @@ static void test_not_json_is_refused(ak_world_t *w, ecs_entity_t e) {
             "line 1, column @: malformed JSON: expected a key in double quotes");
     refused(w, e, "{\"schema\": \"ak\", \"version\": 3}@\x01",
             "line 1, column @: malformed JSON: text after the document (only spaces, tabs and line breaks may follow)");
+    /* Nesting deeper than 1000 levels (cJSON's limit too). */
+    char deep[2100];
+    memset(deep, '[', 1001);
+    memset(deep + 1001, ']', 1001);
+    deep[2002] = '\0';
+    ecs_error_t err;
+    CHECK(!ak_world_from_json(w, deep, &err) && strstr(err.message, "malformed JSON") != NULL);
+    deep[1000] = ' ', deep[1001] = ' '; /* 1000 levels: JSON, but not a saved world */
+    CHECK(!ak_world_from_json(w, deep, &err));
+    CHECK(!strcmp(err.message, "(document): expected an object, got an array"));
+    CHECK(ak_alive(w, e));
     /* The position counts lines. */
     refused(w, e, "{\"schema\": \"ak\",\n \"version\": 3, \"entities\": [{\"id\": \"0v0\", \"ints\": {\"a\": 3.}}]}",
             "line 2, column 59: malformed JSON: a digit must follow a number's '.'");
