@@ -474,6 +474,10 @@ class Schema:
         self.slots_fit_fn = self.names.internal("slots", "fit")
         self.step_fn = self.names.internal("step")
         self.term_need_macro = self.upper_internal("NEED")
+        self.term_direct_macro = self.upper_internal("DIRECT")
+        self.term_slot_macro = self.upper_internal("SLOT")
+        self.term_at_macro = self.upper_internal("AT")
+        self.grouped_macro = self.upper_internal("GROUPED")
         self.flush_fn = self.names.internal("groups", "flush")
         # Debug checks (docs/iteration.md): CHECKS is the user's switch, the rest internal.
         self.checks_macro = n.macro("CHECKS")
