@@ -20,11 +20,12 @@
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
  * macro loop, a structural change inside a view loop, ...): a message naming the call,
- * then abort. On unless NDEBUG; define GAME_CHECKS as 0 or 1 before including this header
- * to choose. Off, they cost nothing. Macro loops are checked with GCC and Clang only (a
- * cleanup attribute sees a loop left by break, return or goto; not by longjmp). */
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define GAME_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
 #ifndef GAME_CHECKS
-#ifdef NDEBUG
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
 #define GAME_CHECKS 0
 #else
 #define GAME_CHECKS 1
