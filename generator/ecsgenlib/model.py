@@ -642,24 +642,11 @@ def _check_name(errors, file, path, name, what):
     return False
 
 
-def _check_schema_name(errors, file, name):
-    """Variants link into one program, so two schemas must never make one C name. Every name
-    a schema makes begins with its name and '_'; with no '_' inside schema names, that
-    prefix is unambiguous. (Schema 'g' with component 'set_pos' and schema 'g_set' with
-    component 'pos' would both define g_set_set_pos; neither knows of the other.)"""
-    if "_" in name:
-        head = name.split("_")[0] or "x"
-        errors.append(SchemaError(file, "name", f"schema name '{name}' contains '_'",
-                                  f"the C names of a schema named '{head}' also begin '{name}_' and could clash "
-                                  f"with these when both link into one program: use e.g. '{name.replace('_', '')}'"))
-
-
 def build_model(document, file):
     """The Schema for a document that passed the structural check; SchemaErrors otherwise."""
     errors = []
     name = document["name"]
-    if _check_name(errors, file, "name", name, "schema name"):
-        _check_schema_name(errors, file, name)
+    _check_name(errors, file, "name", name, "schema name")
     schema = Schema(file, name, document.get("doc", ""), document.get("version", 1),
                     document.get("max_entities", 0))
     by_name = {}

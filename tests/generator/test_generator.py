@@ -197,33 +197,6 @@ class GeneratorTest(unittest.TestCase):
                                         "(a schema is a few objects and lists deep)\n")
         self.assertEqual(os.listdir(self.out), ["deep.json"])
 
-    def test_two_schemas_cannot_define_one_c_name(self):
-        # Schema g with set_pos and schema g_set with pos would both define g_set_set_pos
-        # (and g_set_pos, g_has_set_pos...): variants linked into one program must not clash.
-        for name, component in (("g", "set_pos"), ("g_set", "pos")):
-            with open(os.path.join(self.out, name + ".json"), "w") as f:
-                json.dump({"name": name, "components": {component: {"fields": {"x": "f32"}}}}, f)
-        self.assertEqual(run_ecsgen("g.json", "--out", "gen", cwd=self.out).returncode, 0)
-        result = run_ecsgen("g_set.json", "--out", "gen", cwd=self.out)
-        self.assertEqual(result.returncode, 1)
-        self.assertEqual(result.stderr, "g_set.json: name: schema name 'g_set' contains '_' (the C names of a "
-                         "schema named 'g' also begin 'g_set_' and could clash with these when both link into "
-                         "one program: use e.g. 'gset')\n")
-        self.assertEqual(sorted(os.listdir(os.path.join(self.out, "gen"))), ["g_ecs.c", "g_ecs.h"])
-
-    def test_excluded_component_with_removed_fields_compiles(self):
-        # A `none` term of an owned query with removed_fields once made one internal name
-        # for a function and for the JSON table of removed fields: accepted, then no compile.
-        schema = os.path.join(self.out, "rmx.json")
-        with open(schema, "w") as f:
-            json.dump({"name": "rmx", "components": {"a": {"fields": {"x": "f32"}},
-                                                     "b": {"fields": {"y": "f32"}, "removed_fields": ["old"]}},
-                       "queries": {"q": {"all": ["a"], "none": ["b"]}}}, f)
-        self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
-        result = subprocess.run(["cc", "-std=c11", "-fsyntax-only", "-I", self.out, "-I", os.path.join(ROOT, "runtime"),
-                                 os.path.join(self.out, "rmx_ecs.c")], capture_output=True, text=True)
-        self.assertEqual(result.returncode, 0, result.stderr)
-
     def test_bad_schemas_are_refused_exactly_and_write_nothing(self):
         cases = sorted(glob.glob(os.path.join(BAD, "*.json")))
         self.assertGreaterEqual(len(cases), 40)
