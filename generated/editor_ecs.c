@@ -31,11 +31,14 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    EDITOR__CHANGED(w, "add position");
     return true;
 }
 
 static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -90,11 +93,14 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    EDITOR__CHANGED(w, "add velocity");
     return true;
 }
 
 static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -149,11 +155,14 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    EDITOR__CHANGED(w, "add health");
     return true;
 }
 
 static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -180,11 +189,14 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    EDITOR__CHANGED(w, "add name");
     return true;
 }
 
 static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -203,11 +215,14 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    EDITOR__CHANGED(w, "add player");
     return true;
 }
 
 static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -224,11 +239,14 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    EDITOR__CHANGED(w, "add selected");
     return true;
 }
 
 static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
@@ -255,11 +273,14 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    EDITOR__CHANGED(w, "add gizmo");
     return true;
 }
 
 static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -424,6 +445,10 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if EDITOR_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -616,6 +641,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool editor_apply_deferred(editor_world_t *w) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_apply_deferred() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         editor__command_t c = w->deferred.commands[k];
@@ -658,6 +684,7 @@ editor_world_t *editor_world_new(void) {
 
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     ecs_meta_free_pools(w, &editor_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
@@ -727,16 +754,20 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 
 /* ---- Components -------------------------------------------------------------------- */
 
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, &v)) return false;
+        if (!editor__position_insert(w, e, v)) return false;
         editor__position_added(w, e);
         return true;
     }
-    editor__position_write(&w->components.position, row, &v);
+    editor__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    return editor__position_set_from(w, e, &v);
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
@@ -757,16 +788,20 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, &v)) return false;
+        if (!editor__velocity_insert(w, e, v)) return false;
         editor__velocity_added(w, e);
         return true;
     }
-    editor__velocity_write(&w->components.velocity, row, &v);
+    editor__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    return editor__velocity_set_from(w, e, &v);
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
@@ -787,12 +822,16 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+static bool editor__health_set_from(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
-    editor__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, v);
+    editor__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    return editor__health_set_from(w, e, &v);
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
@@ -808,12 +847,16 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+static bool editor__name_set_from(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
-    editor__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, v);
+    editor__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    return editor__name_set_from(w, e, &v);
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
@@ -855,12 +898,16 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+static bool editor__gizmo_set_from(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
-    editor__gizmo_write(&w->components.gizmo, row, &v);
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, v);
+    editor__gizmo_write(&w->components.gizmo, row, v);
     return true;
+}
+
+bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    return editor__gizmo_set_from(w, e, &v);
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
@@ -888,10 +935,12 @@ static const ecs_meta_field_t editor__position_meta_fields[] = {
 };
 
 static bool editor__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return editor_remove_position((editor_world_t *)w, e);
-    editor_position_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? editor_add_position((editor_world_t *)w, e, v) : editor_set_position((editor_world_t *)w, e, v);
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_position(world, e);
+    /* from the pointer, as editor_add_position and editor_set_position do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
+        return false;
+    return editor__position_set_from(world, e, (const editor_position_t *)value);
 }
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
@@ -902,10 +951,12 @@ static const ecs_meta_field_t editor__velocity_meta_fields[] = {
 };
 
 static bool editor__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return editor_remove_velocity((editor_world_t *)w, e);
-    editor_velocity_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? editor_add_velocity((editor_world_t *)w, e, v) : editor_set_velocity((editor_world_t *)w, e, v);
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_velocity(world, e);
+    /* from the pointer, as editor_add_velocity and editor_set_velocity do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
+        return false;
+    return editor__velocity_set_from(world, e, (const editor_velocity_t *)value);
 }
 
 static const char *const editor__health_keys[] = { "current", "max" };
@@ -916,10 +967,12 @@ static const ecs_meta_field_t editor__health_meta_fields[] = {
 };
 
 static bool editor__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return editor_remove_health((editor_world_t *)w, e);
-    editor_health_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? editor_add_health((editor_world_t *)w, e, v) : editor_set_health((editor_world_t *)w, e, v);
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_health(world, e);
+    /* from the pointer, as editor_add_health and editor_set_health do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
+        return false;
+    return editor__health_set_from(world, e, (const editor_health_t *)value);
 }
 
 static const char *const editor__name_keys[] = { "value" };
@@ -929,10 +982,12 @@ static const ecs_meta_field_t editor__name_meta_fields[] = {
 };
 
 static bool editor__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return editor_remove_name((editor_world_t *)w, e);
-    editor_name_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? editor_add_name((editor_world_t *)w, e, v) : editor_set_name((editor_world_t *)w, e, v);
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_name(world, e);
+    /* from the pointer, as editor_add_name and editor_set_name do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
+        return false;
+    return editor__name_set_from(world, e, (const editor_name_t *)value);
 }
 
 static bool editor__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
@@ -955,10 +1010,12 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
 };
 
 static bool editor__gizmo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo((editor_world_t *)w, e);
-    editor_gizmo_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? editor_add_gizmo((editor_world_t *)w, e, v) : editor_set_gizmo((editor_world_t *)w, e, v);
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo(world, e);
+    /* from the pointer, as editor_add_gizmo and editor_set_gizmo do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.gizmo.set, e) != ECS_ROW_NONE))
+        return false;
+    return editor__gizmo_set_from(world, e, (const editor_gizmo_t *)value);
 }
 
 static const ecs_meta_component_t editor__meta_components[] = {
@@ -1180,6 +1237,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     const editor_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_from_json() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1189,10 +1247,16 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        editor_world_t old = *w;
-        *w = *staging;
-        *staging = old;
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1231,7 +1295,6 @@ uint64_t editor_world_hash(const editor_world_t *w) {
         const ecs_meta_component_t *m = &editor_meta.components[k];
         if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
     }
-    editor__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1240,9 +1303,7 @@ uint64_t editor_world_hash(const editor_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[pool]];
-                if (!ecs_meta_has(w, m, e)) continue;
-                h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

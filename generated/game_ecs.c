@@ -31,11 +31,14 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    GAME__CHANGED(w, "add position");
     return true;
 }
 
 static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
+    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -90,11 +93,14 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    GAME__CHANGED(w, "add velocity");
     return true;
 }
 
 static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -149,11 +155,14 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    GAME__CHANGED(w, "add health");
     return true;
 }
 
 static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
+    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -180,11 +189,14 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    GAME__CHANGED(w, "add name");
     return true;
 }
 
 static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
+    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -210,11 +222,14 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    GAME__CHANGED(w, "add target");
     return true;
 }
 
 static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
+    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
@@ -243,11 +258,14 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    GAME__CHANGED(w, "add cargo");
     return true;
 }
 
 static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -274,11 +292,14 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    GAME__CHANGED(w, "add mood");
     return true;
 }
 
 static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
+    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -304,11 +325,14 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    GAME__CHANGED(w, "add lifetime");
     return true;
 }
 
 static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
     if (from == row) return;
@@ -353,11 +377,14 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
+    GAME__CHANGED(w, "add radius");
     return true;
 }
 
 static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
+    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
     if (from == row) return;
@@ -376,11 +403,14 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
+    GAME__CHANGED(w, "add player");
     return true;
 }
 
 static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
+    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
@@ -397,11 +427,14 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
+    GAME__CHANGED(w, "add asteroid");
     return true;
 }
 
 static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
@@ -418,11 +451,14 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
+    GAME__CHANGED(w, "add bullet");
     return true;
 }
 
 static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
@@ -439,11 +475,14 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
+    GAME__CHANGED(w, "add frozen");
     return true;
 }
 
 static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
@@ -903,6 +942,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool game_apply_deferred(game_world_t *w) {
+    GAME__CHECK_NO_LOOP(w, "game_apply_deferred() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         game__command_t c = w->deferred.commands[k];
@@ -940,12 +980,13 @@ bool game_apply_deferred(game_world_t *w) {
 game_world_t *game_world_new(void) {
     game_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->singletons.clock = GAME_CLOCK_DEFAULT;
+    w->singletons.clock.dt = 0.016666668f;
     return w;
 }
 
 void game_world_free(game_world_t *w) {
     if (!w) return;
+    GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     ecs_meta_free_pools(w, &game_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->deferred.commands);
@@ -1041,16 +1082,20 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Components -------------------------------------------------------------------- */
 
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, &v)) return false;
+        if (!game__position_insert(w, e, v)) return false;
         game__position_added(w, e);
         return true;
     }
-    game__position_write(&w->components.position, row, &v);
+    game__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    return game__position_set_from(w, e, &v);
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
@@ -1071,16 +1116,20 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, &v)) return false;
+        if (!game__velocity_insert(w, e, v)) return false;
         game__velocity_added(w, e);
         return true;
     }
-    game__velocity_write(&w->components.velocity, row, &v);
+    game__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    return game__velocity_set_from(w, e, &v);
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
@@ -1101,12 +1150,16 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+static bool game__health_set_from(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
-    game__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, v);
+    game__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    return game__health_set_from(w, e, &v);
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
@@ -1122,12 +1175,16 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+static bool game__name_set_from(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
-    game__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, v);
+    game__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    return game__name_set_from(w, e, &v);
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
@@ -1143,12 +1200,16 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+static bool game__target_set_from(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
-    game__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, v);
+    game__target_write(&w->components.target, row, v);
     return true;
+}
+
+bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    return game__target_set_from(w, e, &v);
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
@@ -1164,12 +1225,16 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+static bool game__cargo_set_from(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
-    game__cargo_write(&w->components.cargo, row, &v);
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, v);
+    game__cargo_write(&w->components.cargo, row, v);
     return true;
+}
+
+bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    return game__cargo_set_from(w, e, &v);
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
@@ -1185,12 +1250,16 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+static bool game__mood_set_from(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
-    game__mood_write(&w->components.mood, row, &v);
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, v);
+    game__mood_write(&w->components.mood, row, v);
     return true;
+}
+
+bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    return game__mood_set_from(w, e, &v);
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
@@ -1206,16 +1275,20 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, &v)) return false;
+        if (!game__lifetime_insert(w, e, v)) return false;
         game__lifetime_added(w, e);
         return true;
     }
-    game__lifetime_write(&w->components.lifetime, row, &v);
+    game__lifetime_write(&w->components.lifetime, row, v);
     return true;
+}
+
+bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    return game__lifetime_set_from(w, e, &v);
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
@@ -1236,12 +1309,16 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+static bool game__radius_set_from(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
-    game__radius_write(&w->components.radius, row, &v);
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, v);
+    game__radius_write(&w->components.radius, row, v);
     return true;
+}
+
+bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    return game__radius_set_from(w, e, &v);
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
@@ -1325,10 +1402,12 @@ static const ecs_meta_field_t game__position_meta_fields[] = {
 };
 
 static bool game__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_position((game_world_t *)w, e);
-    game_position_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_position((game_world_t *)w, e, v) : game_set_position((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_position(world, e);
+    /* from the pointer, as game_add_position and game_set_position do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__position_set_from(world, e, (const game_position_t *)value);
 }
 
 static const char *const game__velocity_keys[] = { "x", "y" };
@@ -1339,10 +1418,12 @@ static const ecs_meta_field_t game__velocity_meta_fields[] = {
 };
 
 static bool game__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_velocity((game_world_t *)w, e);
-    game_velocity_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_velocity((game_world_t *)w, e, v) : game_set_velocity((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_velocity(world, e);
+    /* from the pointer, as game_add_velocity and game_set_velocity do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__velocity_set_from(world, e, (const game_velocity_t *)value);
 }
 
 static const char *const game__health_keys[] = { "current", "max" };
@@ -1353,10 +1434,12 @@ static const ecs_meta_field_t game__health_meta_fields[] = {
 };
 
 static bool game__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_health((game_world_t *)w, e);
-    game_health_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_health((game_world_t *)w, e, v) : game_set_health((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_health(world, e);
+    /* from the pointer, as game_add_health and game_set_health do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__health_set_from(world, e, (const game_health_t *)value);
 }
 
 static const char *const game__name_keys[] = { "value" };
@@ -1366,10 +1449,12 @@ static const ecs_meta_field_t game__name_meta_fields[] = {
 };
 
 static bool game__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_name((game_world_t *)w, e);
-    game_name_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_name((game_world_t *)w, e, v) : game_set_name((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_name(world, e);
+    /* from the pointer, as game_add_name and game_set_name do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__name_set_from(world, e, (const game_name_t *)value);
 }
 
 static const char *const game__target_keys[] = { "entity" };
@@ -1379,10 +1464,12 @@ static const ecs_meta_field_t game__target_meta_fields[] = {
 };
 
 static bool game__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_target((game_world_t *)w, e);
-    game_target_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_target((game_world_t *)w, e, v) : game_set_target((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_target(world, e);
+    /* from the pointer, as game_add_target and game_set_target do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.target.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__target_set_from(world, e, (const game_target_t *)value);
 }
 
 static const char *const game__cargo_keys[] = { "items", "count" };
@@ -1393,10 +1480,12 @@ static const ecs_meta_field_t game__cargo_meta_fields[] = {
 };
 
 static bool game__cargo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_cargo((game_world_t *)w, e);
-    game_cargo_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_cargo((game_world_t *)w, e, v) : game_set_cargo((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_cargo(world, e);
+    /* from the pointer, as game_add_cargo and game_set_cargo do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.cargo.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__cargo_set_from(world, e, (const game_cargo_t *)value);
 }
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
@@ -1408,10 +1497,12 @@ static const ecs_meta_field_t game__mood_meta_fields[] = {
 };
 
 static bool game__mood_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_mood((game_world_t *)w, e);
-    game_mood_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_mood((game_world_t *)w, e, v) : game_set_mood((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_mood(world, e);
+    /* from the pointer, as game_add_mood and game_set_mood do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.mood.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__mood_set_from(world, e, (const game_mood_t *)value);
 }
 
 static const char *const game__lifetime_keys[] = { "seconds" };
@@ -1421,10 +1512,12 @@ static const ecs_meta_field_t game__lifetime_meta_fields[] = {
 };
 
 static bool game__lifetime_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_lifetime((game_world_t *)w, e);
-    game_lifetime_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_lifetime((game_world_t *)w, e, v) : game_set_lifetime((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_lifetime(world, e);
+    /* from the pointer, as game_add_lifetime and game_set_lifetime do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.lifetime.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__lifetime_set_from(world, e, (const game_lifetime_t *)value);
 }
 
 static const char *const game__radius_keys[] = { "metres" };
@@ -1434,10 +1527,12 @@ static const ecs_meta_field_t game__radius_meta_fields[] = {
 };
 
 static bool game__radius_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return game_remove_radius((game_world_t *)w, e);
-    game_radius_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? game_add_radius((game_world_t *)w, e, v) : game_set_radius((game_world_t *)w, e, v);
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_radius(world, e);
+    /* from the pointer, as game_add_radius and game_set_radius do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.radius.set, e) != ECS_ROW_NONE))
+        return false;
+    return game__radius_set_from(world, e, (const game_radius_t *)value);
 }
 
 static bool game__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
@@ -1709,6 +1804,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     const game_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    GAME__CHECK_NO_LOOP(w, "game_world_from_json() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1718,10 +1814,16 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        game_world_t old = *w;
-        *w = *staging;
-        *staging = old;
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        GAME__CHANGED(w, "load");
     }
     game_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1760,7 +1862,6 @@ uint64_t game_world_hash(const game_world_t *w) {
         const ecs_meta_component_t *m = &game_meta.components[k];
         if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
     }
-    game__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1769,9 +1870,7 @@ uint64_t game_world_hash(const game_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[pool]];
-                if (!ecs_meta_has(w, m, e)) continue;
-                h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

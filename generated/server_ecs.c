@@ -31,11 +31,14 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    SERVER__CHANGED(w, "add position");
     return true;
 }
 
 static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
+    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -97,11 +100,14 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    SERVER__CHANGED(w, "add velocity");
     return true;
 }
 
 static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -163,11 +169,14 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    SERVER__CHANGED(w, "add health");
     return true;
 }
 
 static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
+    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -201,11 +210,14 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    SERVER__CHANGED(w, "add name");
     return true;
 }
 
 static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
+    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -230,11 +242,14 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    SERVER__CHANGED(w, "add player");
     return true;
 }
 
 static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
+    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -263,11 +278,14 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    SERVER__CHANGED(w, "add target");
     return true;
 }
 
 static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
+    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -302,11 +320,14 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    SERVER__CHANGED(w, "add connection");
     return true;
 }
 
 static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -333,11 +354,14 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    SERVER__CHANGED(w, "add replicated");
     return true;
 }
 
 static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
@@ -505,6 +529,10 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if SERVER_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -703,6 +731,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool server_apply_deferred(server_world_t *w) {
+    SERVER__CHECK_NO_LOOP(w, "server_apply_deferred() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         server__command_t c = w->deferred.commands[k];
@@ -761,6 +790,7 @@ server_world_t *server_world_new(void) {
 
 void server_world_free(server_world_t *w) {
     if (!w) return;
+    SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     ecs_meta_free_pools(w, &server_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
@@ -825,16 +855,20 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 
 /* ---- Components -------------------------------------------------------------------- */
 
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, &v)) return false;
+        if (!server__position_insert(w, e, v)) return false;
         server__position_added(w, e);
         return true;
     }
-    server__position_write(&w->components.position, row, &v);
+    server__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    return server__position_set_from(w, e, &v);
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
@@ -855,16 +889,20 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, &v)) return false;
+        if (!server__velocity_insert(w, e, v)) return false;
         server__velocity_added(w, e);
         return true;
     }
-    server__velocity_write(&w->components.velocity, row, &v);
+    server__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    return server__velocity_set_from(w, e, &v);
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
@@ -885,12 +923,16 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+static bool server__health_set_from(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
-    server__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, v);
+    server__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    return server__health_set_from(w, e, &v);
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
@@ -906,12 +948,16 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+static bool server__name_set_from(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
-    server__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, v);
+    server__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    return server__name_set_from(w, e, &v);
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
@@ -940,12 +986,16 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+static bool server__target_set_from(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
-    server__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, v);
+    server__target_write(&w->components.target, row, v);
     return true;
+}
+
+bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    return server__target_set_from(w, e, &v);
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
@@ -961,12 +1011,16 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+static bool server__connection_set_from(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
-    server__connection_write(&w->components.connection, row, &v);
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, v);
+    server__connection_write(&w->components.connection, row, v);
     return true;
+}
+
+bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    return server__connection_set_from(w, e, &v);
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
@@ -1007,10 +1061,12 @@ static const ecs_meta_field_t server__position_meta_fields[] = {
 };
 
 static bool server__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_position((server_world_t *)w, e);
-    server_position_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_position((server_world_t *)w, e, v) : server_set_position((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_position(world, e);
+    /* from the pointer, as server_add_position and server_set_position do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__position_set_from(world, e, (const server_position_t *)value);
 }
 
 static const char *const server__velocity_keys[] = { "x", "y" };
@@ -1021,10 +1077,12 @@ static const ecs_meta_field_t server__velocity_meta_fields[] = {
 };
 
 static bool server__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_velocity((server_world_t *)w, e);
-    server_velocity_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_velocity((server_world_t *)w, e, v) : server_set_velocity((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_velocity(world, e);
+    /* from the pointer, as server_add_velocity and server_set_velocity do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__velocity_set_from(world, e, (const server_velocity_t *)value);
 }
 
 static const char *const server__health_keys[] = { "current", "max" };
@@ -1035,10 +1093,12 @@ static const ecs_meta_field_t server__health_meta_fields[] = {
 };
 
 static bool server__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_health((server_world_t *)w, e);
-    server_health_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_health((server_world_t *)w, e, v) : server_set_health((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_health(world, e);
+    /* from the pointer, as server_add_health and server_set_health do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__health_set_from(world, e, (const server_health_t *)value);
 }
 
 static const char *const server__name_keys[] = { "value" };
@@ -1048,10 +1108,12 @@ static const ecs_meta_field_t server__name_meta_fields[] = {
 };
 
 static bool server__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_name((server_world_t *)w, e);
-    server_name_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_name((server_world_t *)w, e, v) : server_set_name((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_name(world, e);
+    /* from the pointer, as server_add_name and server_set_name do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__name_set_from(world, e, (const server_name_t *)value);
 }
 
 static bool server__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
@@ -1066,10 +1128,12 @@ static const ecs_meta_field_t server__target_meta_fields[] = {
 };
 
 static bool server__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_target((server_world_t *)w, e);
-    server_target_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_target((server_world_t *)w, e, v) : server_set_target((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_target(world, e);
+    /* from the pointer, as server_add_target and server_set_target do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.target.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__target_set_from(world, e, (const server_target_t *)value);
 }
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
@@ -1080,10 +1144,12 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
 };
 
 static bool server__connection_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    if (op == ECS_META_OP_REMOVE) return server_remove_connection((server_world_t *)w, e);
-    server_connection_t v;
-    memcpy(&v, value, sizeof v);
-    return op == ECS_META_OP_ADD ? server_add_connection((server_world_t *)w, e, v) : server_set_connection((server_world_t *)w, e, v);
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_connection(world, e);
+    /* from the pointer, as server_add_connection and server_set_connection do: no copy on the stack */
+    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.connection.set, e) != ECS_ROW_NONE))
+        return false;
+    return server__connection_set_from(world, e, (const server_connection_t *)value);
 }
 
 static bool server__replicated_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
@@ -1312,6 +1378,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     const server_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    SERVER__CHECK_NO_LOOP(w, "server_world_from_json() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1321,10 +1388,16 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        server_world_t old = *w;
-        *w = *staging;
-        *staging = old;
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1363,7 +1436,6 @@ uint64_t server_world_hash(const server_world_t *w) {
         const ecs_meta_component_t *m = &server_meta.components[k];
         if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
     }
-    server__value_t scratch; /* any component's value */
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1372,9 +1444,7 @@ uint64_t server_world_hash(const server_world_t *w) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[pool]];
-                if (!ecs_meta_has(w, m, e)) continue;
-                h = ecs_hash_mix(h, pool);
-                if (m->kind != ECS_META_TAG && ecs_meta_get(w, m, e, &scratch)) h = ecs_meta_hash_value(h, m, &scratch);
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

@@ -134,28 +134,41 @@ void ecs_meta_store_bits(void *element, const ecs_meta_field_t *f, uint64_t v) {
     }
 }
 
+/* Folds field f's value at `at` into h: a string's bytes up to NUL, floats by their bits,
+ * integers widened (signed ones sign-extended). */
+static uint64_t ecs_meta_hash_field(uint64_t h, const ecs_meta_field_t *f, const char *at) {
+    if (f->type == ECS_META_CHAR) return ecs_hash_string(h, at, f->size);
+    uint32_t n = f->length ? f->length : 1u;
+    for (uint32_t i = 0; i < n; i++, at += f->element_size) {
+        if (f->type == ECS_META_F32) {
+            float v;
+            memcpy(&v, at, sizeof v);
+            h = ecs_hash_f32(h, v);
+        } else if (f->type == ECS_META_F64) {
+            double v;
+            memcpy(&v, at, sizeof v);
+            h = ecs_hash_f64(h, v);
+        } else {
+            h = ecs_hash_mix(h, ecs_meta_load_bits(at, f));
+        }
+    }
+    return h;
+}
+
 uint64_t ecs_meta_hash_value(uint64_t h, const ecs_meta_component_t *c, const void *value) {
+    for (uint32_t k = 0; k < c->field_count; k++)
+        h = ecs_meta_hash_field(h, &c->fields[k], ecs_meta_field_cptr(value, &c->fields[k]));
+    return h;
+}
+
+uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) return h;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        const char *at = ecs_meta_field_cptr(value, f);
-        if (f->type == ECS_META_CHAR) {
-            h = ecs_hash_string(h, at, f->size);
-            continue;
-        }
-        uint32_t n = f->length ? f->length : 1u;
-        for (uint32_t i = 0; i < n; i++, at += f->element_size) {
-            if (f->type == ECS_META_F32) {
-                float v;
-                memcpy(&v, at, sizeof v);
-                h = ecs_hash_f32(h, v);
-            } else if (f->type == ECS_META_F64) {
-                double v;
-                memcpy(&v, at, sizeof v);
-                h = ecs_hash_f64(h, v);
-            } else {
-                h = ecs_hash_mix(h, ecs_meta_load_bits(at, f));
-            }
-        }
+        const char *column;
+        memcpy(&column, (const char *)w + f->column_offset, sizeof column);
+        h = ecs_meta_hash_field(h, f, column + (size_t)row * f->size);
     }
     return h;
 }

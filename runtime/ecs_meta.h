@@ -38,6 +38,8 @@ typedef struct ecs_meta_field {
     uint32_t length;     /* elements of an array field, N of char[N]; 0 for a scalar */
     const char *const *enum_names; /* ECS_META_ENUM: enum_count names, value k is enum_names[k] */
     uint32_t enum_count;
+    /* Texts: NULL when longer than the 4095 bytes a C string literal may portably hold (the
+     * default of a long array, say: default_value has every default). */
     const char *type_text;    /* as the schema spells it: "f32", "u8[4]", "char[32]", "enum { a, b }" */
     const char *default_text; /* the schema's default, as JSON: "0", "[1, 2]", "\"idle\"", "null" */
     const char *doc;          /* "" when the schema has none */
@@ -156,5 +158,8 @@ void ecs_meta_store_bits(void *element, const ecs_meta_field_t *f, uint64_t v);
 
 /* Folds value (a value struct of c) into h as the generated world hash does. */
 uint64_t ecs_meta_hash_value(uint64_t h, const ecs_meta_component_t *c, const void *value);
+/* The same for e's value of per-entity component c in world w, read in place (no copy: a
+ * value may be larger than the stack); h unchanged when e lacks c or c is a tag. */
+uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
 
 #endif

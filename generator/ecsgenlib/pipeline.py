@@ -7,15 +7,18 @@ from . import loader, model, render, writer
 from .errors import SchemaErrors
 
 
-def generate(schema_file, out=None, docs=None):
-    """({path: text}, [input files]) for a schema: the C files in directory `out` and the
-    Markdown reference at path `docs`, each when given; raises SchemaError(s), writes nothing."""
+def generate(schema_file, out=None, docs=None, inspector=None):
+    """({path: text}, [input files]) for a schema: the C files in directory `out`, the
+    Markdown reference at path `docs` and the inspector page at path `inspector`, each when
+    given; raises SchemaError(s), writes nothing."""
     schema, files = build(schema_file)
     outputs = {}
     if out:
         outputs = {os.path.join(out, name): text for name, text in render.render(schema).items()}
     if docs:
         outputs[docs] = render.render_docs(schema)
+    if inspector:
+        outputs[inspector] = render.render_inspector(schema)
     return outputs, files + generator_files()
 
 
@@ -47,13 +50,13 @@ def generator_files():
 
 
 def write_outputs(outputs, depfile, inputs):
-    """Writes every output (only after all rendered), then the depfile."""
-    for path in sorted(outputs):
-        writer.write_if_changed(path, outputs[path])
+    """Writes every output and the depfile, all or none (writer.write_all); WriteError."""
+    files = dict(outputs)
     if depfile:
         targets = " ".join(_escape(path) for path in sorted(outputs))
         deps = " ".join(_escape(p) for p in inputs)
-        writer.write_if_changed(depfile, f"{targets}: {deps}\n")
+        files[depfile] = f"{targets}: {deps}\n"
+    writer.write_all(files)
 
 
 def _escape(path):

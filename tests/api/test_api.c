@@ -841,6 +841,57 @@ static void test_slot_storage(void) {
     kit_world_free(w);
 }
 
+/* A loop whose components all have slot storage walks runs of matching slots: holes split the
+ * runs, break ends the whole loop, continue the step, and a `none` term is still probed. */
+static void test_slot_runs(void) {
+    kit_world_t *w = kit_world_new();
+    CHECK(w != NULL);
+    enum { N = 100 };
+    ecs_entity_t ids[N];
+    for (int k = 0; k < N; k++)
+        ids[k] = kit_spawn(w, &(kit_spawn_desc_t){ .vel = &(kit_vel_t){ (float)k, 0 }, .marked = k % 10 != 3 });
+    for (int k = 40; k < 45; k++) CHECK(kit_destroy(w, ids[k])); /* a hole of free slots */
+    CHECK(kit_add_state(w, ids[50], (kit_state_t){ 0 }));
+    int seen = 0, bodies = 0;
+    float sum = 0;
+    KIT_EACH(w, it, vel, marked) {
+        CHECK_EQ(it.vel, ecs_entity_index(it.id));
+        CHECK(kit_has_marked(w, it.id));
+        seen++;
+        if (it.vel % 2) continue;
+        bodies++;
+        sum += w->components.vel.dx[it.vel];
+    }
+    int expect = 0, even = 0;
+    float expect_sum = 0;
+    for (int k = 0; k < N; k++)
+        if (k % 10 != 3 && (k < 40 || k >= 45)) {
+            expect++;
+            if (k % 2 == 0) even++, expect_sum += (float)k;
+        }
+    CHECK_EQ(seen, expect);
+    CHECK_EQ(bodies, even);
+    CHECK_EQ(sum, expect_sum);
+    int runs = 0;
+    KIT_EACH(w, it, vel, marked) {
+        if (++runs == 7) break;
+    }
+    CHECK_EQ(runs, 7);
+    runs = 0;
+    KIT_EACH(w, it, vel) { /* a break on the last slot of a run still ends the loop */
+        runs++;
+        if (ecs_entity_index(it.id) == 45) break;
+    }
+    CHECK_EQ(runs, N - 45);
+    seen = 0;
+    KIT_EACH_WITHOUT(w, it, (state), vel, marked) {
+        CHECK(it.id != ids[50]);
+        seen++;
+    }
+    CHECK_EQ(seen, expect - 1);
+    kit_world_free(w);
+}
+
 int main(void) {
     test_world_and_spawn();
     test_defaults();
@@ -859,5 +910,6 @@ int main(void) {
     test_each_remove_inside();
     test_out_of_memory();
     test_slot_storage();
+    test_slot_runs();
     return check_finish("test_api");
 }
