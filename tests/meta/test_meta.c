@@ -30,19 +30,17 @@ static void test_schema(void) {
     CHECK_STR(mt_meta.name, "mt");
     CHECK_STR(mt_meta.doc, "Run-time metadata: every kind of component and field the table describes.");
     CHECK_EQ(mt_meta.version, 2);
-    CHECK_EQ(mt_meta.component_count, 4);
-    const char *names[] = { "body", "mind", "hero", "world_time" };
-    const ecs_meta_kind_t kinds[] = { ECS_META_DATA, ECS_META_DATA, ECS_META_TAG, ECS_META_SINGLETON };
-    for (uint32_t k = 0; k < 4; k++) {
+    CHECK_EQ(mt_meta.component_count, 5);
+    const char *names[] = { "body", "mind", "trail", "hero", "world_time" };
+    const ecs_meta_kind_t kinds[] = { ECS_META_DATA, ECS_META_DATA, ECS_META_DATA, ECS_META_TAG, ECS_META_SINGLETON };
+    for (uint32_t k = 0; k < 5; k++) {
         CHECK_STR(mt_meta.components[k].name, names[k]);
         CHECK_EQ(mt_meta.components[k].kind, kinds[k]);
         CHECK(ecs_meta_find(&mt_meta, names[k]) == &mt_meta.components[k]);
     }
     CHECK(ecs_meta_find(&mt_meta, "nobody") == NULL);
-    CHECK_EQ(mt_meta.pooled_count, 3); /* schema order, singletons left out */
-    CHECK_EQ(mt_meta.pooled[0], 0);
-    CHECK_EQ(mt_meta.pooled[1], 1);
-    CHECK_EQ(mt_meta.pooled[2], 2);
+    CHECK_EQ(mt_meta.pooled_count, 4); /* schema order, singletons left out */
+    for (uint32_t k = 0; k < 4; k++) CHECK_EQ(mt_meta.pooled[k], k);
 }
 
 static void test_components(void) {
@@ -80,6 +78,12 @@ static void test_components(void) {
     CHECK(mind_default->awake);
     CHECK_EQ(ecs_meta_load_bits(ecs_meta_field_cptr(mind_default, &mind->fields[3]), &mind->fields[3]), (uint64_t)-3);
     CHECK_EQ(ecs_meta_load_bits(ecs_meta_field_cptr(mind_default, &mind->fields[0]), &mind->fields[0]), 1);
+
+    /* A default too long for a C string literal ("[0, 0, ...]", 6,300 bytes): NULL. */
+    const ecs_meta_component_t *trail = ecs_meta_find(&mt_meta, "trail");
+    CHECK(trail->fields[0].default_text == NULL);
+    CHECK_STR(trail->fields[0].type_text, "u16[2100]");
+    CHECK_EQ(trail->fields[0].length, 2100);
 
     const ecs_meta_component_t *hero = ecs_meta_find(&mt_meta, "hero");
     CHECK_STR(hero->doc, "Played by a person");
