@@ -653,8 +653,9 @@ bool editor_apply_deferred(editor_world_t *w) {
             continue;
         }
         const ecs_meta_component_t *m = &editor_meta.components[(c.op - 1u) / 3u];
-        const void *v = m->kind == ECS_META_TAG ? NULL : &w->deferred.values[c.value];
-        switch ((c.op - 1u) % 3u) {
+        uint32_t change = (c.op - 1u) % 3u; /* 0 add, 1 set, 2 remove */
+        const void *v = m->kind == ECS_META_TAG || change == 2u ? NULL : &w->deferred.values[c.value];
+        switch (change) {
         case 0: /* add */
             done = ecs_meta_add(w, m, c.entity, v) || !editor_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;

@@ -157,9 +157,25 @@ static void test_access(void) {
     mt_world_free(w);
 }
 
+/* apply_deferred walks the table: a remove recorded before any value was (no value buffer
+ * yet) touches no value (UBSan: no offset on a NULL buffer). */
+static void test_apply(void) {
+    mt_world_t *w = mt_world_new();
+    CHECK(w != NULL);
+    if (!w) return;
+    ecs_entity_t e = mt_spawn(w, &(mt_spawn_desc_t){ .mind = ecs_meta_find(&mt_meta, "mind")->default_value, .hero = true });
+    CHECK(mt_defer_remove_mind(w, e) && mt_defer_remove_hero(w, e));
+    CHECK(mt_apply_deferred(w) && !mt_has_mind(w, e) && !mt_has_hero(w, e));
+    mt_body_t b = MT_BODY_DEFAULT;
+    CHECK(mt_defer_add_body(w, e, b) && mt_defer_add_hero(w, e) && mt_defer_set_body(w, e, b));
+    CHECK(mt_apply_deferred(w) && mt_has_body(w, e) && mt_has_hero(w, e));
+    mt_world_free(w);
+}
+
 int main(void) {
     test_schema();
     test_components();
     test_access();
+    test_apply();
     return check_finish("test_meta");
 }
