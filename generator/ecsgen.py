@@ -15,6 +15,7 @@ examples:
   ecsgen schema/game.json --out build/          write build/game_ecs.h and build/game_ecs.c
   ecsgen schema/game.json --check               validate only: exit 0, or 1 with the errors
   ecsgen schema/game.json --docs game.md        write a Markdown reference of the schema
+  ecsgen schema/game.json --inspector game_inspector.html   write the world inspector page
   ecsgen game.json --out gen/ --depfile gen/game.d   (what a meson custom_target runs)
 
 A schema may include shared files ("include": ["shared.json"], relative to it): their
@@ -36,6 +37,9 @@ def parse_args(argv):
     parser.add_argument("--docs", metavar="FILE",
                         help="write a Markdown reference of the schema (components, fields, types, "
                              "defaults, queries, prefabs, generated names) to FILE (e.g. --docs game.md)")
+    parser.add_argument("--inspector", metavar="FILE",
+                        help="write the world inspector to FILE: one static HTML page that opens "
+                             "this schema's saved worlds in a browser (e.g. --inspector game_inspector.html)")
     parser.add_argument("--check", action="store_true",
                         help="validate the schema and what it includes; write nothing "
                              "(e.g. ecsgen game.json --check)")
@@ -45,14 +49,16 @@ def parse_args(argv):
     parser.add_argument("--version", action="version", version="ecsgen " + _version(),
                         help="print the version (ecsgen X.Y.Z) and exit")
     args = parser.parse_args(argv)
-    if args.check and (args.out or args.docs or args.depfile):
-        parser.error("--check writes nothing: drop --out, --docs and --depfile, or --check")
-    if not args.check and not args.out and not args.docs:
-        parser.error("--out DIR is required (or --docs FILE, or --check to validate only)")
+    if args.check and (args.out or args.docs or args.inspector or args.depfile):
+        parser.error("--check writes nothing: drop --out, --docs, --inspector and --depfile, or --check")
+    if not args.check and not args.out and not args.docs and not args.inspector:
+        parser.error("--out DIR is required (or --docs FILE, --inspector FILE, or --check to validate only)")
     if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
         parser.error(f"--out {args.out}: not a directory")
     if args.docs and os.path.isdir(args.docs):
         parser.error(f"--docs {args.docs}: is a directory, expected a file name")
+    if args.inspector and os.path.isdir(args.inspector):
+        parser.error(f"--inspector {args.inspector}: is a directory, expected a file name")
     return args
 
 
@@ -67,7 +73,7 @@ def main(argv=None):
     from ecsgenlib.errors import SchemaError, SchemaErrors
     from ecsgenlib import pipeline
     try:
-        outputs, inputs = pipeline.generate(args.schema, args.out, args.docs)
+        outputs, inputs = pipeline.generate(args.schema, args.out, args.docs, args.inspector)
     except SchemaError as e:
         print(e, file=sys.stderr)
         return 1

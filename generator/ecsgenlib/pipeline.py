@@ -7,15 +7,18 @@ from . import loader, model, render, writer
 from .errors import SchemaErrors
 
 
-def generate(schema_file, out=None, docs=None):
-    """({path: text}, [input files]) for a schema: the C files in directory `out` and the
-    Markdown reference at path `docs`, each when given; raises SchemaError(s), writes nothing."""
+def generate(schema_file, out=None, docs=None, inspector=None):
+    """({path: text}, [input files]) for a schema: the C files in directory `out`, the
+    Markdown reference at path `docs` and the inspector page at path `inspector`, each when
+    given; raises SchemaError(s), writes nothing."""
     schema, files = build(schema_file)
     outputs = {}
     if out:
         outputs = {os.path.join(out, name): text for name, text in render.render(schema).items()}
     if docs:
         outputs[docs] = render.render_docs(schema)
+    if inspector:
+        outputs[inspector] = render.render_inspector(schema)
     return outputs, files + generator_files()
 
 

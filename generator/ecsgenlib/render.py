@@ -54,6 +54,16 @@ def render_docs(schema):
     return _environment().get_template("docs.md.j2").render(s=schema)
 
 
+def render_inspector(schema):
+    """The inspector page: one self-contained HTML file, the schema's metadata embedded as
+    JSON and the page's script and style (plain files beside the templates) inlined."""
+    from .inspector import metadata
+    env = _environment()
+    script, style = (env.loader.get_source(env, name)[0] for name in ("inspector.js", "inspector.css"))
+    return env.get_template("inspector.html.j2").render(s=schema, meta=metadata(schema), script=script,
+                                                         style=style)
+
+
 def template_files():
-    """Every template, for the build's dependency list."""
-    return sorted(os.path.join(TEMPLATES, f) for f in os.listdir(TEMPLATES) if f.endswith(".j2"))
+    """Every template (and the inspector's script and style), for the build's dependency list."""
+    return sorted(os.path.join(TEMPLATES, f) for f in os.listdir(TEMPLATES) if f.endswith((".j2", ".js", ".css")))

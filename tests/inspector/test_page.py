@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""`ecsgen --inspector`: the page carries the schema's metadata intact and safely (a doc string
+cannot end the script), is the same bytes every run, and a bad schema writes no page."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
+
+
+def ecsgen(*args):
+    return subprocess.run([sys.executable, ECSGEN, *args], capture_output=True, text=True)
+
+
+def metadata(page):
+    """The JSON of <script id="schema-meta">, as the page's script reads it."""
+    match = re.search(r'<script id="schema-meta" type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(match.group(1))
+
+
+class InspectorPage(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(prefix="ecsgen-page-")
+        self.out = self.dir.name
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write_schema(self, document):
+        path = os.path.join(self.out, "s.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(document, f)
+        return path
+
+    def test_game_metadata_and_same_bytes_every_run(self):
+        pages = []
+        for name in ("one.html", "two.html"):
+            path = os.path.join(self.out, name)
+            result = ecsgen(os.path.join(ROOT, "schema", "game.json"), "--inspector", path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(path, "rb") as f:
+                pages.append(f.read())
+        self.assertEqual(pages[0], pages[1])
+        meta = metadata(pages[0].decode("utf-8"))
+        with open(os.path.join(ROOT, "schema", "game.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        self.assertEqual([c["name"] for c in meta["components"]], list(schema["components"]))
+        mood = next(c for c in meta["components"] if c["name"] == "mood")
+        self.assertEqual(mood["fields"], [{"name": "state", "type": "enum", "kind": "enum", "length": None,
+                                           "values": ["idle", "chase", "flee"], "doc": ""}])
+        position = next(c for c in meta["components"] if c["name"] == "position")
+        self.assertEqual(position["doc"], "World position in metres")
+        self.assertEqual([c["name"] for c in meta["components"] if c["kind"] == "singleton"], ["clock"])
+        cargo = next(c for c in meta["components"] if c["name"] == "cargo")
+        self.assertEqual([(f["type"], f["length"]) for f in cargo["fields"]], [("u16[8]", 8), ("u8", None)])
+
+    def test_doc_strings_cannot_break_out_of_the_page(self):
+        doc = "</script><script>alert(1)</script> <!-- & 'quotes' \"too\" \u2028"
+        path = self.write_schema({"name": "t", "doc": doc, "components": {
+            "c": {"doc": doc, "fields": {"f": {"type": "i32", "doc": doc}}}}})
+        page_path = os.path.join(self.out, "t.html")
+        result = ecsgen(path, "--inspector", page_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(page_path, encoding="utf-8") as f:
+            page = f.read()
+        # Two script elements (the metadata, the code): the doc string closed none.
+        self.assertEqual(page.count("</script>"), 2)
+        self.assertNotIn("<!--", page.split('<script id="schema-meta"')[1])
+        meta = metadata(page)
+        self.assertEqual((meta["doc"], meta["components"][0]["doc"], meta["components"][0]["fields"][0]["doc"]),
+                         (doc, doc, doc))
+
+    def test_bad_schema_writes_no_page(self):
+        path = self.write_schema({"name": "t", "components": {"c": {"fields": {"f": "flaot"}}}})
+        page_path = os.path.join(self.out, "t.html")
+        result = ecsgen(path, "--inspector", page_path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("components.c.fields.f", result.stderr)
+        self.assertFalse(os.path.exists(page_path))
+        self.assertEqual(sorted(os.listdir(self.out)), ["s.json"])  # no temporary file left either
+
+    def test_check_refuses_an_inspector_path(self):
+        result = ecsgen(os.path.join(ROOT, "schema", "game.json"), "--check", "--inspector", "x.html")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--check writes nothing", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
