@@ -1,10 +1,6 @@
 /* ecs_json.c: JSON helpers for generated save/load code (format rules in ecs_json.h). */
-#define _POSIX_C_SOURCE 200809L /* open, fsync, getpid: the atomic file write */
-
 #include "ecs_json.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <float.h>
 #include <limits.h>
@@ -14,7 +10,6 @@
 #include <stdlib.h>
 #include <locale.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ecs_alloc.h"
 
@@ -29,21 +24,90 @@ void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err) {
     err->message[0] = '\0';
 }
 
+/* A reference at the last generation and where the document has it. */
+struct ecs_json_last_ref {
+    ecs_entity_t id;
+    char *path;
+};
+
 void ecs_json_ctx_fini(ecs_json_ctx_t *c) {
     ecs_free(c->mentions);
     c->mentions = NULL;
     c->mention_count = c->mention_capacity = 0;
+    for (size_t k = 0; k < c->last_ref_count; k++) ecs_free(c->last_refs[k].path);
+    ecs_free(c->last_refs);
+    c->last_refs = NULL;
+    c->last_ref_count = c->last_ref_capacity = 0;
 }
 
-static size_t ecs_json_append_path(ecs_json_ctx_t *c, const char *text) {
+/* Notes reference e (generation UINT32_MAX) at the current path, for ecs_json_restore_ids. */
+static bool ecs_json_note_last_ref(ecs_json_ctx_t *c, ecs_entity_t e) {
+    if (c->last_ref_count == c->last_ref_capacity) {
+        size_t cap = c->last_ref_capacity ? c->last_ref_capacity * 2 : 8;
+        struct ecs_json_last_ref *more = ecs_realloc_array(c->last_refs, cap, sizeof *more);
+        if (!more) return ecs_json_oom(c);
+        c->last_refs = more;
+        c->last_ref_capacity = cap;
+    }
+    char *path = ecs_realloc_array(NULL, c->len + 1, 1);
+    if (!path) return ecs_json_oom(c);
+    memcpy(path, c->path, c->len + 1);
+    c->last_refs[c->last_ref_count++] = (struct ecs_json_last_ref){ e, path };
+    return true;
+}
+
+/* The UTF-8 sequence length at s (2 to 4), or 0 when s does not start a well-formed one. */
+static size_t ecs_json_utf8_length(const unsigned char *s) {
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+size_t ecs_json_escape(char *dst, size_t size, const char *src) {
+    size_t len = 0;
+    while ((unsigned char)src[len] >= 0x20 && (unsigned char)src[len] < 0x7F) len++;
+    if (!src[len] && len < size) { /* printable ASCII, the usual case: as it is */
+        memcpy(dst, src, len + 1);
+        return len;
+    }
+    len = 0;
+    for (const unsigned char *p = (const unsigned char *)src; *p;) {
+        char piece[8];
+        size_t n = ecs_json_utf8_length(p);
+        if (*p < 0x20 || *p == 0x7F) { /* C0 controls and DEL: ESC starts terminal sequences */
+            snprintf(piece, sizeof piece, "\\u%04x", *p);
+            n = 1;
+        } else if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) { /* C1 controls, U+0080..U+009F */
+            snprintf(piece, sizeof piece, "\\u%04x", p[1]);
+        } else if (*p >= 0x80 && !n) { /* not UTF-8: a lone byte (0x9B is CSI to some terminals) */
+            snprintf(piece, sizeof piece, "\\x%02x", *p);
+            n = 1;
+        } else {
+            if (!n) n = 1;
+            memcpy(piece, p, n);
+            piece[n] = '\0';
+        }
+        size_t w = strlen(piece);
+        if (size && len + w < size) memcpy(dst + len, piece, w);
+        else if (size && len < size) size = len + 1; /* full: keep no piece in part */
+        len += w;
+        p += n;
+    }
+    if (size) dst[len < size ? len : size - 1] = '\0';
+    return len;
+}
+
+/* Appends raw, escaped, to the path (no snprintf: loads enter a path for every value). */
+static size_t ecs_json_append_path(ecs_json_ctx_t *c, const char *raw) {
     size_t mark = c->len;
     size_t room = sizeof c->path - c->len;
-    int n = snprintf(c->path + c->len, room, "%s", text);
-    if (n < 0 || (size_t)n >= room) { /* too deep or long: keep what fits, mark it cut */
+    size_t n = ecs_json_escape(c->path + c->len, room, raw);
+    if (n >= room) { /* too deep or long: keep what fits, mark it cut */
         memcpy(c->path + sizeof c->path - 4, "...", 4);
         c->len = sizeof c->path - 1;
     } else {
-        c->len += (size_t)n;
+        c->len += n;
     }
     return mark;
 }
@@ -78,10 +142,13 @@ bool ecs_json_oom(ecs_json_ctx_t *c) {
 /* What v is, for "got ..." in messages: the value itself when short. */
 static const char *ecs_json_describe(const cJSON *v, char buf[64]) {
     if (cJSON_IsString(v)) {
-        size_t n = strlen(v->valuestring);
-        snprintf(buf, 64, n <= 40 ? "\"%s\"" : "\"%.37s...\"", v->valuestring);
-        for (char *p = buf; *p; p++)
-            if ((unsigned char)*p < 0x20) *p = '?'; /* keep the message on one line */
+        char shown[42]; /* control characters escaped: the message stays one plain line */
+        if (ecs_json_escape(shown, sizeof shown, v->valuestring) <= 40) {
+            snprintf(buf, 64, "\"%s\"", shown);
+        } else {
+            ecs_json_escape(shown, 38, v->valuestring);
+            snprintf(buf, 64, "\"%s...\"", shown);
+        }
     } else if (cJSON_IsNumber(v)) {
         snprintf(buf, 64, "%.17g", v->valuedouble);
     } else {
@@ -89,23 +156,6 @@ static const char *ecs_json_describe(const cJSON *v, char buf[64]) {
                                 : cJSON_IsArray(v) ? "an array" : "an object");
     }
     return buf;
-}
-
-/* The first \u0000 escape inside a string, or NULL. cJSON would cut the string there and
- * silently drop the rest; a C string (char[N]) cannot hold it either, so it is refused. */
-static const char *ecs_json_find_nul_escape(const char *text) {
-    bool in_string = false;
-    for (const char *p = text; *p; p++) {
-        if (!in_string) {
-            in_string = *p == '"';
-        } else if (*p == '"') {
-            in_string = false;
-        } else if (*p == '\\' && p[1]) {
-            if (!strncmp(p + 1, "u0000", 5)) return p;
-            p++; /* skip the escaped character */
-        }
-    }
-    return NULL;
 }
 
 static void ecs_json_position(const char *text, const char *at, unsigned long *line, unsigned long *column) {
@@ -124,14 +174,14 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     unsigned long line, column;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, true); /* length + NUL, as its check needs */
-    if (root) {
-        const char *nul = ecs_json_find_nul_escape(text);
-        if (!nul) return root;
+    if (root) { /* cJSON is lenient: hold what it took to the RFC 8259 grammar */
+        const char *why = NULL;
+        char detail[96];
+        const char *bad = ecs_json_strict_check(text, &why, detail);
+        if (!bad) return root;
         cJSON_Delete(root);
-        ecs_json_position(text, nul, &line, &column);
-        snprintf(err->message, sizeof err->message,
-                 "line %lu, column %lu: a string holds \\u0000 (C strings end at NUL; the rest would be lost)",
-                 line, column);
+        ecs_json_position(text, bad, &line, &column);
+        snprintf(err->message, sizeof err->message, "line %lu, column %lu: %s", line, column, why);
         return NULL;
     }
     if (!end || end < text) end = text;
@@ -178,12 +228,14 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
     return true;
 }
 
+static bool ecs_json_read_entity_or_id(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out, bool is_id);
+
 bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out) {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "id");
     size_t mark = ecs_json_enter(c, "id");
     if (!id) return ecs_json_fail(c, "missing (every entity has an id, e.g. \"5v0\")");
     if (cJSON_IsNull(id)) return ecs_json_fail(c, "expected an entity id like \"5v0\", got null");
-    if (!ecs_json_read_entity(c, id, out)) return false;
+    if (!ecs_json_read_entity_or_id(c, id, out, true)) return false;
     ecs_json_leave(c, mark);
     return true;
 }
@@ -235,6 +287,20 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
             ok = false;
         }
         if (ok) owner[index] = k + 1u;
+    }
+    /* A reference to the last generation of a slot, unless to a live id of the document,
+     * would retire the slot: refused (no save writes one). */
+    for (size_t k = 0; ok && k < c->last_ref_count; k++) {
+        ecs_entity_t m = c->last_refs[k].id;
+        uint32_t index = ecs_entity_index(m);
+        uint32_t live = index < used ? owner[index] : 0;
+        if (live && ids[live - 1u] == m) continue;
+        char a[24];
+        ecs_json_format_id(m, a);
+        c->len = strlen(c->last_refs[k].path);
+        memcpy(c->path, c->last_refs[k].path, c->len + 1);
+        ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
+                           "loading it would retire the slot for good", a, index);
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
         ecs_entity_t m = c->mentions[k];
@@ -380,6 +446,10 @@ bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out) {
 }
 
 bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out) {
+    return ecs_json_read_entity_or_id(c, v, out, false);
+}
+
+static bool ecs_json_read_entity_or_id(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out, bool is_id) {
     char got[64];
     if (cJSON_IsNull(v)) {
         *out = ECS_NULL;
@@ -406,6 +476,7 @@ bool ecs_json_read_entity(ecs_json_ctx_t *c, const cJSON *v, ecs_entity_t *out) 
                         c->mention_capacity = cap;
                     }
                     c->mentions[c->mention_count++] = e;
+                    if (!is_id && generation == UINT32_MAX && !ecs_json_note_last_ref(c, e)) return false;
                 }
                 *out = e;
                 return true;
@@ -529,6 +600,8 @@ cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
     ecs_entity_t live = v != ECS_NULL ? ecs_entities_at(t, index) : ECS_NULL;
     if (live != ECS_NULL && ecs_entity_generation(v) > ecs_entity_generation(live))
         return cJSON_CreateNull(); /* never issued by t: it would come alive after a load */
+    if (v != live && ecs_entity_generation(v) == UINT32_MAX)
+        return cJSON_CreateNull(); /* its slot is retired: the loader refuses the id */
     return ecs_json_from_entity(v);
 }
 
@@ -562,101 +635,4 @@ bool ecs_json_append(cJSON *array, cJSON *item) {
     if (cJSON_AddItemToArray(array, item)) return true;
     cJSON_Delete(item);
     return false;
-}
-
-/* ---- Files -------------------------------------------------------------------------- */
-
-bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
-    static unsigned counter;
-    if (!path || !*path) {
-        snprintf(err->message, sizeof err->message, "save: no file path given (NULL or empty)");
-        return false;
-    }
-    if (!text) {
-        snprintf(err->message, sizeof err->message, "%s: out of memory", path);
-        return false;
-    }
-    size_t n = strlen(path) + 48;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        snprintf(err->message, sizeof err->message, "%s: out of memory", path);
-        return false;
-    }
-    snprintf(tmp, n, "%s.tmp-%ld-%u", path, (long)getpid(), counter++);
-    const char *step = "cannot create a temporary file beside it";
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    bool ok = fd >= 0;
-    if (ok) {
-        step = "cannot write";
-        size_t len = strlen(text), done = 0;
-        while (ok && done < len) {
-            ssize_t w = write(fd, text + done, len - done);
-            if (w < 0 && errno == EINTR) continue;
-            ok = w > 0;
-            if (ok) done += (size_t)w;
-        }
-        if (ok && fsync(fd) != 0) ok = false;
-        int saved = errno;
-        if (close(fd) != 0 && ok) ok = false, saved = errno;
-        errno = saved;
-        if (ok && rename(tmp, path) != 0) ok = false, step = "cannot replace";
-        if (!ok) {
-            saved = errno;
-            unlink(tmp);
-            errno = saved;
-        }
-    }
-    if (!ok) snprintf(err->message, sizeof err->message, "%s: %s (%s)", path, step, strerror(errno));
-    free(tmp);
-    return ok;
-}
-
-void ecs_json_error_in_file(ecs_error_t *err, const char *path) {
-    char message[sizeof err->message];
-    snprintf(message, sizeof message, "%s", err->message);
-    snprintf(err->message, sizeof err->message, "%.200s: %.300s", path, message);
-}
-
-char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
-    if (!path || !*path) {
-        snprintf(err->message, sizeof err->message, "load: no file path given (NULL or empty)");
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", path, strerror(errno));
-        return NULL;
-    }
-    if (!max_bytes) max_bytes = ECS_JSON_MAX_BYTES_DEFAULT;
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        len += fread(text + len, 1, cap - len - 1, f);
-        if (len > max_bytes) {
-            fclose(f);
-            free(text);
-            snprintf(err->message, sizeof err->message, "%s: larger than the %zu bytes a load reads (the load option max_bytes raises it)",
-                     path, max_bytes);
-            return NULL;
-        }
-        if (len < cap - 1) break;
-        char *bigger = cap <= SIZE_MAX / 2 ? realloc(text, cap *= 2) : NULL;
-        if (!bigger) free(text);
-        text = bigger;
-    }
-    bool failed = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (!text || failed) {
-        snprintf(err->message, sizeof err->message, "%s: cannot read (%s)", path, text ? strerror(saved) : "out of memory");
-        free(text);
-        return NULL;
-    }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        snprintf(err->message, sizeof err->message, "%s: not a JSON text (contains a NUL byte)", path);
-        free(text);
-        return NULL;
-    }
-    return text;
 }

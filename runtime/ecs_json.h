@@ -32,6 +32,8 @@ typedef struct ecs_json_ctx {
     const ecs_entities_t *previous; /* the table the load replaces (NULL: none): no handle it
                                      * issued may come alive again after the load */
     uint32_t max_slots;     /* highest slot index + 1 a document may restore; 0: ECS_JSON_SLOTS_DEFAULT */
+    struct ecs_json_last_ref *last_refs; /* references at generation UINT32_MAX, with their paths */
+    size_t last_ref_count, last_ref_capacity;
 } ecs_json_ctx_t;
 
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err);
@@ -45,6 +47,12 @@ static inline void ecs_json_leave(ecs_json_ctx_t *c, size_t mark) {
     c->path[mark] = '\0';
 }
 
+/* Copies src into dst (size bytes, NUL-terminated, never cutting an escape in two) with what
+ * a terminal could act on escaped: C0 controls, DEL and C1 controls as \u001b and the like,
+ * bytes that are not UTF-8 as \x9b. Returns the length all of src needs (as snprintf). Every
+ * key, value and file path a load or save echoes in a message goes through it. */
+size_t ecs_json_escape(char *dst, size_t size, const char *src);
+
 /* Sets err->message to "<path>: <reason>"; returns false, for `return ecs_json_fail(...)`. */
 bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -52,8 +60,15 @@ bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...)
 #endif
     ;
 
-/* The document's root, or NULL with "line L, column C: malformed JSON" in err. */
+/* The document's root, or NULL with "line L, column C: malformed JSON..." in err. Strict:
+ * text cJSON would take but RFC 8259 does not (raw control characters in strings, numbers
+ * such as 03, 3. or -, whitespace other than space, tab, CR and LF) is refused, naming
+ * what and where; so is a \u0000 escape (a C string cannot hold it). */
 cJSON *ecs_json_parse(const char *text, ecs_error_t *err);
+
+/* The first byte of text at which it stops being one RFC 8259 JSON value (NULL: none), with
+ * the reason in *why (a static string, or detail). Used by ecs_json_parse. */
+const char *ecs_json_strict_check(const char *text, const char **why, char detail[96]);
 
 /* Checks that v is an object whose keys are all in keys[0..n) and appear once; `what` names
  * them in errors ("component", "field of position"). */
@@ -74,7 +89,10 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
 bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out);
 
 /* Makes exactly ids[0..n) live in t (the k-th from the path's "[k].id"), refusing duplicate
- * slots and slots beyond t's limit. Every other slot up to the highest the document
+ * slots and slots beyond t's limit, and references at generation UINT32_MAX (the last) to
+ * anything but a live id of the document: its slot would be retired for good, so a small
+ * document could use up every slot of a fixed-size world (a save writes such a reference as
+ * null, see ecs_json_from_ref). Every other slot up to the highest the document
  * mentions (c->mentions: ids and references) becomes free with a generation above any
  * mentioned for it, so stale references stay stale and later spawns get fresh ids. */
 bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n);
@@ -115,8 +133,9 @@ cJSON *ecs_json_from_f64(double v);
 cJSON *ecs_json_from_entity(ecs_entity_t v);
 /* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
  * issued, a later generation of a live slot (another world's id, say), is written as null:
- * loading it would make a reference that comes alive once the slot is reused. Stale ids of
- * t and ids beyond its slots are kept (they stay stale through a load). */
+ * loading it would make a reference that comes alive once the slot is reused. So is a dead id
+ * at generation UINT32_MAX (its slot is retired, and the loader refuses such references).
+ * Other stale ids of t and ids beyond its slots are kept (they stay stale through a load). */
 cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v);
 cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
 cJSON *ecs_json_from_enum(int v, const char *const *names, int n); /* out of range: the number */
@@ -129,11 +148,25 @@ bool ecs_json_append(cJSON *array, cJSON *item);
 /* Writes "<index>v<generation>" into buf (at least 24 bytes). */
 void ecs_json_format_id(ecs_entity_t e, char buf[24]);
 
-/* ---- Files -------------------------------------------------------------------------- */
+/* ---- Files (ecs_json_file.c, POSIX) ------------------------------------------------- */
 
-/* Writes text to a temporary file beside path, flushes it to disk and renames it over path,
- * so path holds either the old or the new contents, never a torn file. False with the path
- * and the system's reason in err. */
+/* Saves text to path crash-safely: path holds either the old or the new contents, never a
+ * torn file, also after a power cut.
+ * - The text goes to a temporary file ".ecsgen-save-<pid>-<n>.tmp" in the same directory
+ *   (short, so any file name that fits NAME_MAX works), is flushed to disk (fsync), renamed
+ *   over the target, and then the directory is flushed (fsync), so the rename lasts too.
+ *   Every failure removes the temporary file; only a crash between its creation and the
+ *   rename can leave one behind (safe to delete).
+ * - A symbolic link is written through: the target is the file the link (chain) leads to,
+ *   and the link stays. An existing target that is not a regular file (a directory, a
+ *   device) is refused.
+ * - The new file keeps the replaced file's permission bits (and its group where the saver
+ *   may set it, else the group bits are dropped); a new file gets 0666 less the umask, as
+ *   fopen gives. Owner: the saver.
+ * - Thread-safe: saves from several threads at once pick distinct temporary names.
+ * False with the path and the system's reason in err; the target is then unchanged (except
+ * "saved, but cannot flush its directory to disk": the new contents are in place, their
+ * durability is not sure). */
 bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err);
 /* Prefixes err->message with "path: " (for errors inside a loaded file). */
 void ecs_json_error_in_file(ecs_error_t *err, const char *path);

@@ -12,7 +12,7 @@
 static size_t files_in(const char *dir) {
     DIR *d = opendir(dir);
     size_t n = 0;
-    for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
+    for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, ".."); /* temporaries start with '.' */
     if (d) closedir(d);
     return n;
 }

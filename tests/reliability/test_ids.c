@@ -3,8 +3,10 @@
  * A slot whose generation would wrap is retired: the id at generation UINT32_MAX is never
  * followed by generation 0 on the same slot, so no stale id can come back to life. And a
  * schema's max_entities is a hard limit: spawns past it return ECS_NULL, nothing crashes,
- * and destroying makes room again. */
+ * and destroying makes room again. A document cannot retire slots with references to the last
+ * generation. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "rel_ecs.h"
@@ -146,11 +148,75 @@ static void test_quick_load_keeps_destroyed_handles_dead(void) {
     rel_world_free(w);
 }
 
+/* Loads text into w (holding whatever it holds): refused with exactly `expected`, w unchanged
+ * (still `count` entities, room for the rest). */
+static void small_refused(small_world_t *w, const char *text, const char *expected, uint32_t count) {
+    ecs_error_t err;
+    CHECK(!small_world_from_json(w, text, &err));
+    if (strcmp(err.message, expected) != 0) {
+        fprintf(stderr, "  expected: %s\n  got:      %s\n", expected, err.message);
+        CHECK(!"the message above");
+    }
+    CHECK_EQ(small_count(w), count);
+}
+
+/* References at generation UINT32_MAX, the last: each would retire its slot, so a document
+ * of one entity could leave a fixed-size world without room. Refused, naming where, unless
+ * the reference is to a live id of the document; a save writes a dead one as null. */
+static void test_last_generation_references(void) {
+    small_world_t *w = small_world_new();
+    CHECK(w != NULL);
+    ecs_entity_t own = small_spawn(w, NULL);
+    small_refused(w,
+                  "{\"schema\": \"small\", \"version\": 1, \"entities\": [{\"id\": \"0v0\", \"link\": {\"to\": \"1v4294967295\"}},"
+                  " {\"id\": \"1v4294967295\", \"link\": {\"to\": \"2v4294967295\"}}]}",
+                  "entities[1].link.to: 2v4294967295 is the last generation of slot 2 and no entity of the document has it: "
+                  "loading it would retire the slot for good", 1);
+    small_refused(w,
+                  "{\"schema\": \"small\", \"version\": 1, \"singletons\": {\"focus\": {\"on\": \"2v4294967295\"}}}",
+                  "singletons.focus.on: 2v4294967295 is the last generation of slot 2 and no entity of the document has it: "
+                  "loading it would retire the slot for good", 1);
+    /* Beyond the world's slots too (it would not retire anything, but no save writes it). */
+    small_refused(w,
+                  "{\"schema\": \"small\", \"version\": 1, \"entities\": [{\"id\": \"0v0\", \"link\": {\"to\": \"9v4294967295\"}}]}",
+                  "entities[0].link.to: 9v4294967295 is the last generation of slot 9 and no entity of the document has it: "
+                  "loading it would retire the slot for good", 1);
+    CHECK(small_alive(w, own));
+
+    /* To a live id of the document, before or after it: loads, and the world keeps its room. */
+    ecs_error_t err;
+    CHECK(small_world_from_json(w,
+                                "{\"schema\": \"small\", \"version\": 1, \"singletons\": {\"focus\": {\"on\": \"1v4294967295\"}},"
+                                " \"entities\": [{\"id\": \"0v3\", \"link\": {\"to\": \"1v4294967295\"}}, {\"id\": \"1v4294967295\"}]}",
+                                &err));
+    ecs_entity_t last = ecs_entity_make(1, UINT32_MAX);
+    CHECK(small_alive(w, last));
+    CHECK_EQ(small_get_link(w, ecs_entity_make(0, 3)).to, last);
+    CHECK(small_spawn(w, NULL) != ECS_NULL); /* the third slot */
+    CHECK_EQ(small_count(w), 3);
+
+    /* Destroyed, it retires its slot (as any id at the last generation): a save then writes the
+     * references to it as null, and the save loads, into this world or a fresh one. */
+    CHECK(small_destroy(w, last));
+    char *text = small_world_to_json(w);
+    CHECK(text != NULL && strstr(text, "4294967295") == NULL);
+    small_world_t *fresh = small_world_new();
+    CHECK(small_world_from_json(fresh, text, &err));
+    CHECK_EQ(small_get_link(fresh, ecs_entity_make(0, 3)).to, ECS_NULL);
+    CHECK_EQ(small_singleton_focus(fresh)->on, ECS_NULL);
+    CHECK(small_world_from_json(w, text, &err));
+    CHECK(small_spawn(w, NULL) == ECS_NULL); /* slot 1 stays retired in the world that used it */
+    free(text);
+    small_world_free(fresh);
+    small_world_free(w);
+}
+
 int main(void) {
     test_generation_wrap_retires_the_slot();
     test_restore_retires_generations_beyond_the_range();
     test_max_entities_is_a_limit();
     test_limit_with_a_retired_slot();
     test_quick_load_keeps_destroyed_handles_dead();
+    test_last_generation_references();
     return check_finish("entity ids");
 }
