@@ -18,6 +18,25 @@
 #error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define EDITOR_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef EDITOR_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define EDITOR_CHECKS 0
+#else
+#define EDITOR_CHECKS 1
+#endif
+#endif
+#if EDITOR_CHECKS && defined(__GNUC__)
+#define EDITOR__LOOP_CHECKS 1
+#else
+#define EDITOR__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -171,7 +190,27 @@ typedef struct editor_world {
         editor__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for EDITOR_CHECKS (the same layout whether they are on or off) */
 } editor_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if EDITOR_CHECKS
+#define EDITOR__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define EDITOR__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define EDITOR__CHANGED(w, what) ((void)0)
+#define EDITOR__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if EDITOR__LOOP_CHECKS
+#define EDITOR__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define EDITOR__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define EDITOR__CHECK_ERASE(w, e, what) ((void)0)
+#define EDITOR__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -501,17 +540,39 @@ typedef struct editor_iter {
     editor_world_t *world__;
     ecs_cursor_t cursor__;
     uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* EDITOR__LOOP_CHECKS: this loop in the world's list of running loops */
 } editor_iter_t;
 
+/* EDITOR__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if EDITOR__LOOP_CHECKS
+static inline ecs_check_loop_t editor__loop_enter(editor_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+static inline void editor__loop_leave(editor_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define EDITOR__LOOP_SCOPE __attribute__((cleanup(editor__loop_leave)))
+#define EDITOR__LOOP_OUTER(w, it) editor__loop_enter((w), &(it).loop__)
+#define EDITOR__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define EDITOR__LOOP_SCOPE
+#define EDITOR__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define EDITOR__LOOP_AT(it) true
+#endif
+
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (editor_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (EDITOR__LOOP_SCOPE editor_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0 }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = EDITOR__LOOP_OUTER(w, it) }; \
          editor__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(EDITOR__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
-                  : (ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__)))) {} else
+                  : (ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !EDITOR__LOOP_AT(&it)) {} else
 
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \
     EDITOR_EACH(w, it, __VA_ARGS__)                                                       \
@@ -643,8 +704,10 @@ typedef struct editor_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } editor_movement_view_t;
-#define EDITOR_MOVEMENT_ROW(v, c, i) (i)
+#define EDITOR_MOVEMENT_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
@@ -653,6 +716,9 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if EDITOR_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#endif
     };
 }
 
@@ -668,8 +734,10 @@ typedef struct editor_selection_view {
     struct {
         const uint32_t *position;
     } row__;
+    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } editor_selection_view_t;
-#define EDITOR_SELECTION_ROW(v, c, i) ((v).row__.c[i])
+#define EDITOR_SELECTION_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
 

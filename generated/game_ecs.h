@@ -18,6 +18,25 @@
 #error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define GAME_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef GAME_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define GAME_CHECKS 0
+#else
+#define GAME_CHECKS 1
+#endif
+#endif
+#if GAME_CHECKS && defined(__GNUC__)
+#define GAME__LOOP_CHECKS 1
+#else
+#define GAME__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -236,7 +255,27 @@ typedef struct game_world {
         game__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for GAME_CHECKS (the same layout whether they are on or off) */
 } game_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if GAME_CHECKS
+#define GAME__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define GAME__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define GAME__CHANGED(w, what) ((void)0)
+#define GAME__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if GAME__LOOP_CHECKS
+#define GAME__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define GAME__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define GAME__CHECK_ERASE(w, e, what) ((void)0)
+#define GAME__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -746,17 +785,39 @@ typedef struct game_iter {
     game_world_t *world__;
     ecs_cursor_t cursor__;
     uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* GAME__LOOP_CHECKS: this loop in the world's list of running loops */
 } game_iter_t;
 
+/* GAME__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if GAME__LOOP_CHECKS
+static inline ecs_check_loop_t game__loop_enter(game_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+static inline void game__loop_leave(game_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define GAME__LOOP_SCOPE __attribute__((cleanup(game__loop_leave)))
+#define GAME__LOOP_OUTER(w, it) game__loop_enter((w), &(it).loop__)
+#define GAME__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define GAME__LOOP_SCOPE
+#define GAME__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define GAME__LOOP_AT(it) true
+#endif
+
 #define GAME_EACH(w, it, ...)                                                          \
-    for (game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (GAME__LOOP_SCOPE game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0 }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }; \
          game__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
-                  : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__)))) {} else
+                  : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !GAME__LOOP_AT(&it)) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
@@ -924,8 +985,10 @@ typedef struct game_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_ROW(v, c, i) (i)
+#define GAME_MOVEMENT_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -934,6 +997,9 @@ static inline game_movement_view_t game_query_movement(game_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if GAME_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#endif
     };
 }
 
@@ -945,8 +1011,10 @@ typedef struct game_expiring_view {
     struct {
         float *ECS_RESTRICT seconds;
     } lifetime;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_ROW(v, c, i) (i)
+#define GAME_EXPIRING_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -954,6 +1022,9 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.dense,
         .lifetime = { w->components.lifetime.seconds },
+#if GAME_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#endif
     };
 }
 

@@ -18,6 +18,25 @@
 #error "server_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define SERVER_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef SERVER_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define SERVER_CHECKS 0
+#else
+#define SERVER_CHECKS 1
+#endif
+#endif
+#if SERVER_CHECKS && defined(__GNUC__)
+#define SERVER__LOOP_CHECKS 1
+#else
+#define SERVER__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -178,7 +197,27 @@ typedef struct server_world {
         server__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for SERVER_CHECKS (the same layout whether they are on or off) */
 } server_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if SERVER_CHECKS
+#define SERVER__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define SERVER__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define SERVER__CHANGED(w, what) ((void)0)
+#define SERVER__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if SERVER__LOOP_CHECKS
+#define SERVER__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define SERVER__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define SERVER__CHECK_ERASE(w, e, what) ((void)0)
+#define SERVER__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
  * SERVER_WORLD_BYTES bytes in all (346176 plus sizeof(server_world_t) with 64-bit pointers),
@@ -547,17 +586,39 @@ typedef struct server_iter {
     server_world_t *world__;
     ecs_cursor_t cursor__;
     uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* SERVER__LOOP_CHECKS: this loop in the world's list of running loops */
 } server_iter_t;
 
+/* SERVER__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if SERVER__LOOP_CHECKS
+static inline ecs_check_loop_t server__loop_enter(server_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+static inline void server__loop_leave(server_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define SERVER__LOOP_SCOPE __attribute__((cleanup(server__loop_leave)))
+#define SERVER__LOOP_OUTER(w, it) server__loop_enter((w), &(it).loop__)
+#define SERVER__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define SERVER__LOOP_SCOPE
+#define SERVER__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define SERVER__LOOP_AT(it) true
+#endif
+
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (server_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (SERVER__LOOP_SCOPE server_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0 }; \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }; \
          server__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(SERVER__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
-                  : (ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__)))) {} else
+                  : (ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !SERVER__LOOP_AT(&it)) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
     SERVER_EACH(w, it, __VA_ARGS__)                                                       \
@@ -695,8 +756,10 @@ typedef struct server_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } server_movement_view_t;
-#define SERVER_MOVEMENT_ROW(v, c, i) (i)
+#define SERVER_MOVEMENT_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
@@ -705,6 +768,9 @@ static inline server_movement_view_t server_query_movement(server_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if SERVER_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#endif
     };
 }
 
@@ -720,8 +786,10 @@ typedef struct server_replication_view {
     struct {
         const uint32_t *position;
     } row__;
+    const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } server_replication_view_t;
-#define SERVER_REPLICATION_ROW(v, c, i) ((v).row__.c[i])
+#define SERVER_REPLICATION_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
 
 server_replication_view_t server_query_replication(server_world_t *w);
 

@@ -72,6 +72,7 @@ def main(argv=None):
     interpreter.ensure_modules("ecsgen", __file__)
     from ecsgenlib.errors import SchemaError, SchemaErrors
     from ecsgenlib import pipeline
+    from ecsgenlib.writer import WriteError
     try:
         outputs, inputs = pipeline.generate(args.schema, args.out, args.docs, args.inspector)
     except SchemaError as e:
@@ -83,7 +84,11 @@ def main(argv=None):
         return 1
     if args.check:
         return 0
-    pipeline.write_outputs(outputs, args.depfile, inputs)
+    try:
+        pipeline.write_outputs(outputs, args.depfile, inputs)
+    except WriteError as e:
+        print(e, file=sys.stderr)
+        return 1
     return 0
 
 

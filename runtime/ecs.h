@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #ifdef __cplusplus
@@ -31,6 +33,7 @@ extern "C" {
 #endif
 
 #include "ecs_alloc.h"
+#include "ecs_check.h"
 #include "ecs_entities.h"
 #include "ecs_hash.h"
 #include "ecs_iter.h"

@@ -42,7 +42,9 @@ def read_json(file, display):
     except UnicodeDecodeError as e:
         raise SchemaError(display, "", f"not UTF-8 text (byte {e.start})", "save the schema as UTF-8") from None
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+        document = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except RecursionError:  # only far deeper than MAX_DEPTH: _check_depth reports where
+        document = None
     except json.JSONDecodeError as e:
         raise SchemaError(f"{display}:{e.lineno}:{e.colno}", "", f"malformed JSON: {e.msg}") from None
     except _DuplicateKey as e:
@@ -51,6 +53,31 @@ def read_json(file, display):
                           "JSON objects must not repeat a key: the second would silently win") from None
     except ValueError as e:
         raise SchemaError(display, "", f"malformed JSON: {e}", "JSON has no NaN or Infinity") from None
+    _check_depth(text, display)
+    return document
+
+
+# A schema is a few levels deep (components.pos.fields.x.default[0]); far deeper nesting is
+# hostile, and would overflow Python's recursion in the parser or the structure check.
+MAX_DEPTH = 64
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _check_depth(text, display):
+    """SchemaError at the line and column where objects and lists nest deeper than MAX_DEPTH."""
+    depth = 0
+    for token in _NESTING.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                at = token.start()
+                line = text.count("\n", 0, at) + 1
+                column = at - (text.rfind("\n", 0, at) + 1) + 1
+                raise SchemaError(f"{display}:{line}:{column}", "", f"nested more than {MAX_DEPTH} levels deep",
+                                  "a schema is a few objects and lists deep")
+        elif bracket in "]}":
+            depth -= 1
 
 
 def _find_key(text, key):
@@ -153,6 +180,10 @@ def check_structure(document, display):
         raise SchemaErrors(errors)
 
 
+# Includes deeper than this are refused (a real chain is a few files; a hostile one of
+# thousands would overflow Python's recursion).
+MAX_INCLUDE_DEPTH = 32
+
 # Keys an included (shared) file may hold: the parts of an ECS, not the identity of one.
 FRAGMENT_KEYS = ("$schema", "doc", "include", "components", "queries", "prefabs")
 SECTIONS = ("components", "queries", "prefabs")
@@ -221,6 +252,10 @@ def _load_file(path, display, merged, origins, files, errors, stack, done, show)
                                       "a file cannot include itself, even indirectly"))
             continue
         if target in done:  # already merged through another include (a diamond): once is enough
+            continue
+        if len(chain_from) >= MAX_INCLUDE_DEPTH:
+            errors.append(SchemaError(display, where, f"includes nested more than {MAX_INCLUDE_DEPTH} files deep",
+                                      "include the shared files from fewer levels"))
             continue
         if not os.path.isfile(target):
             errors.append(_missing_include(display, where, relative, path))

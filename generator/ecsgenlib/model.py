@@ -126,6 +126,11 @@ class Field:
         return self.type.spelling
 
     @property
+    def zero_default(self):
+        """Whether the default is all zero bytes in C (-0.0 is not: repr tells them apart)."""
+        return repr(self.default) == repr(zero_value(self.type))
+
+    @property
     def default_text(self):
         return value_text(self, self.default)
 
@@ -197,8 +202,13 @@ class Component:
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
+        self.set_from_fn = names.internal(name, "set_from")  # set from a pointer: no copy on the stack
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
+        self.erase_check_text = c_string(
+            f"{self.remove_fn} or {names.fn('destroy')} of an entity other than it.id inside a macro loop "
+            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} or "
+            f"{names.fn('defer', 'destroy')} and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.insert_fn = names.internal(name, "insert")
@@ -213,7 +223,7 @@ class Component:
         self.json_keys = names.internal(name, "keys") if not tag else None
         self.hash_fn = names.internal(name, "hash") if not tag else None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
-        self.json_removed = names.internal(name, "removed")  # fields it no longer has
+        self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has (not removed_fn)
         self.was = []  # names it had before (schema evolution)
         self.removed_fields = []
         self.json_key = c_string(name)
@@ -365,6 +375,10 @@ class Query:
         self.row_macro = names.macro(name, "ROW")
         self.scratch_type = names.internal(name, "scratch_t")  # a non-owned view's match list
         self.scratch_fit_fn = names.internal(name, "scratch", "fit")
+        self.check_text = c_string(f"{self.query_fn}(): its view was used after a structural change; inside a view "
+                                   f"loop record spawns with components, destroys, adds and removes with the "
+                                   f"{names.fn('defer')}_ calls and apply them after the loop (docs/iteration.md). "
+                                   f"The change")
         self.group = None  # the Group it owns through, or None (served non-owning)
 
     @property
@@ -465,6 +479,18 @@ class Schema:
         self.term_at_macro = self.upper_internal("AT")
         self.grouped_macro = self.upper_internal("GROUPED")
         self.flush_fn = self.names.internal("groups", "flush")
+        # Debug checks (docs/iteration.md): CHECKS is the user's switch, the rest internal.
+        self.checks_macro = n.macro("CHECKS")
+        self.loop_checks_macro = self.upper_internal("LOOP_CHECKS")
+        self.changed_macro = self.upper_internal("CHANGED")
+        self.check_erase_macro = self.upper_internal("CHECK_ERASE")
+        self.check_no_loop_macro = self.upper_internal("CHECK_NO_LOOP")
+        self.check_view_macro = self.upper_internal("CHECK_VIEW")
+        self.loop_scope_macro = self.upper_internal("LOOP_SCOPE")
+        self.loop_outer_macro = self.upper_internal("LOOP_OUTER")
+        self.loop_at_macro = self.upper_internal("LOOP_AT")
+        self.loop_enter_fn = self.names.internal("loop", "enter")
+        self.loop_leave_fn = self.names.internal("loop", "leave")
         self.pending_fn = self.names.internal("groups", "pending")
         self.pending_fit_fn = self.names.internal("groups", "pending", "fit")
         # Deferred changes: a command, the union of the values set/add commands carry.
@@ -480,7 +506,7 @@ class Schema:
         self.json = {k: f"{name}__json__{k}" for k in (
             "world", "entity", "entity_from", "entities_from", "document_from", "document_keys",
             "entity_keys", "singleton_keys", "migration", "component_maps", "renames", "removed",
-            "document_migrate")}
+            "document_migrate", "scratch")}
         self.json_name = c_string(name)
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
@@ -598,7 +624,7 @@ class Schema:
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
-                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
+                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):

@@ -50,13 +50,13 @@ def generator_files():
 
 
 def write_outputs(outputs, depfile, inputs):
-    """Writes every output (only after all rendered), then the depfile."""
-    for path in sorted(outputs):
-        writer.write_if_changed(path, outputs[path])
+    """Writes every output and the depfile, all or none (writer.write_all); WriteError."""
+    files = dict(outputs)
     if depfile:
         targets = " ".join(_escape(path) for path in sorted(outputs))
         deps = " ".join(_escape(p) for p in inputs)
-        writer.write_if_changed(depfile, f"{targets}: {deps}\n")
+        files[depfile] = f"{targets}: {deps}\n"
+    writer.write_all(files)
 
 
 def _escape(path):

@@ -143,6 +143,60 @@ class GeneratorTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn("missing.json: cannot read the schema", result.stderr)
 
+    def test_an_output_that_cannot_be_written_replaces_no_other(self):
+        # game_ecs.h is a directory: game_ecs.c (written first, in name order) must not be
+        # replaced either, or the pair would be out of step.
+        schema = os.path.join(ROOT, "schema", "game.json")
+        os.mkdir(os.path.join(self.out, "game_ecs.h"))
+        with open(os.path.join(self.out, "game_ecs.c"), "w") as f:
+            f.write("old\n")
+        depfile = os.path.join(self.out, "game.d")
+        result = run_ecsgen(schema, "--out", self.out, "--depfile", depfile)
+        self.assertEqual((result.returncode, result.stdout), (1, ""))
+        self.assertEqual(result.stderr, os.path.join(self.out, "game_ecs.h") + ": cannot write: it is a directory\n")
+        self.assertEqual(sorted(os.listdir(self.out)), ["game_ecs.c", "game_ecs.h"])  # no temp files, no depfile
+        with open(os.path.join(self.out, "game_ecs.c")) as f:
+            self.assertEqual(f.read(), "old\n")
+
+    def test_an_unwritable_out_is_a_clean_error(self):
+        # As root no directory is read-only to us, so use places no file can be made in:
+        # /proc/self (the kernel's), below a regular file, and a 555 directory when not root.
+        schema = os.path.join(ROOT, "schema", "game.json")
+        blocker = os.path.join(self.out, "file")
+        with open(blocker, "w") as f:
+            f.write("x\n")
+        cases = [("/proc/self", "/proc/self/game_ecs.c: cannot write in /proc/self: No such file or directory\n"),
+                 (os.path.join(blocker, "sub"),
+                  f"{blocker}/sub/game_ecs.c: cannot make the directory {blocker}: Not a directory\n")]
+        if os.geteuid() != 0:
+            locked = os.path.join(self.out, "locked")
+            os.mkdir(locked, 0o555)
+            cases.append((locked, f"{locked}/game_ecs.c: cannot write in {locked}: Permission denied\n"))
+        for out, expected in cases:
+            with self.subTest(out):
+                result = run_ecsgen(schema, "--out", out)
+                self.assertEqual((result.returncode, result.stderr, result.stdout), (1, expected, ""))
+        self.assertEqual(sorted(os.listdir(self.out)), sorted(["file"] + (["locked"] if len(cases) > 2 else [])))
+
+    def test_directories_made_for_outputs_are_removed_when_writing_fails(self):
+        schema = os.path.join(ROOT, "schema", "game.json")
+        os.mkdir(os.path.join(self.out, "game.d"))
+        result = run_ecsgen(schema, "--out", os.path.join(self.out, "new", "dir"),
+                            "--depfile", os.path.join(self.out, "game.d"))
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(os.listdir(self.out), ["game.d"])
+
+    def test_a_schema_nested_100000_deep_is_refused(self):
+        schema = os.path.join(self.out, "deep.json")
+        with open(schema, "w") as f:
+            f.write('{"name": "deep", "components": {"a": {"fields": {"x": "f32"}}}, "doc": '
+                    + "[" * 100000 + "]" * 100000 + "}")
+        result = run_ecsgen(schema, "--out", self.out)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stderr, f"{schema}:1:135: nested more than 64 levels deep "
+                                        "(a schema is a few objects and lists deep)\n")
+        self.assertEqual(os.listdir(self.out), ["deep.json"])
+
     def test_bad_schemas_are_refused_exactly_and_write_nothing(self):
         cases = sorted(glob.glob(os.path.join(BAD, "*.json")))
         self.assertGreaterEqual(len(cases), 40)

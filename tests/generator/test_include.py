@@ -38,6 +38,20 @@ class IncludeTest(unittest.TestCase):
     def run_ecsgen(self, *args):
         return subprocess.run([sys.executable, ECSGEN, *args], cwd=self.dir, capture_output=True, text=True)
 
+    def test_a_chain_of_includes_deeper_than_32_is_refused(self):
+        # 2000 files each including the next: once a RecursionError traceback.
+        for k in range(2000):
+            self.write(f"f{k}.json", {"include": [f"f{k + 1}.json"]} if k < 1999 else {"components": {"position": POS}})
+        self.write("game.json", {"name": "g", "include": ["f0.json"]})
+        result = self.run_ecsgen("game.json", "--out", "out")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stderr, "f30.json: include[0]: includes nested more than 32 files deep "
+                                        "(include the shared files from fewer levels)\n")
+        self.assertEqual(os.listdir(self.out), [])
+        # 32 files in the chain (the schema, f0..f30) are fine.
+        self.write("f30.json", {"components": {"position": POS}})
+        self.assertEqual(self.run_ecsgen("game.json", "--out", "out").returncode, 0)
+
     def test_components_queries_prefabs_merge_in_order(self):
         self.write("common/base.json", {"components": {"position": POS, "player": {"tag": True}},
                                         "queries": {"players": {"all": ["position", "player"]}}})

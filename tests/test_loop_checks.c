@@ -1,0 +1,169 @@
+/* test_loop_checks.c: the debug checks of docs/iteration.md (VIEWS_CHECKS, on unless NDEBUG;
+ * this test's build forces them on, or off with -DVIEWS_CHECKS=0). Each case runs in a child
+ * process: misuse must abort with a message naming the call; legal use must not abort. With
+ * the checks off, the same misuse runs on unnoticed (they cost nothing there). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "views_ecs.h"
+
+static views_world_t *make_world(void) {
+    views_world_t *w = views_world_new();
+    for (int k = 0; w && k < 8; k++) {
+        views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ (float)k, 0 },
+                                              .velocity = &(views_velocity_t){ 1, 1 },
+                                              .sprite = &(views_sprite_t){ .name = "s" } });
+    }
+    return w;
+}
+
+static ecs_entity_t other_than(views_world_t *w, ecs_entity_t e) {
+    VIEWS_EACH(w, it, position) {
+        if (it.id != e) return it.id;
+    }
+    return ECS_NULL;
+}
+
+/* The cases: misuse first (each must abort), then legal use (each must not). */
+static void run_case(int which) {
+    views_world_t *w = make_world();
+    switch (which) {
+    case 0: /* destroy another entity inside a macro loop */
+        VIEWS_EACH(w, it, position, velocity) views_destroy(w, other_than(w, it.id));
+        break;
+    case 1: /* remove another entity's component inside a declared query's loop */
+        VIEWS_EACH_MOVE(w, it) views_remove_velocity(w, other_than(w, it.id));
+        break;
+    case 2: { /* spawn with components inside a view loop (owned query) */
+        views_move_view_t v = views_query_move(w);
+        for (size_t i = 0; i < v.count; i++) {
+            v.position.x[VIEWS_MOVE_ROW(v, position, i)] += 1;
+            views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
+        }
+        break;
+    }
+    case 3: { /* destroy inside a view loop (non-owned query) */
+        views_draw_view_t v = views_query_draw(w);
+        for (size_t i = 0; i < v.count; i++) {
+            v.sprite.frames[VIEWS_DRAW_ROW(v, sprite, i)][0] = 1;
+            views_destroy(w, v.entity[i]);
+        }
+        break;
+    }
+    case 4: /* apply_deferred inside a macro loop */
+        VIEWS_EACH(w, it, position) views_apply_deferred(w);
+        break;
+    case 5: /* an inner loop left by break, then the outer loop destroys another entity */
+        VIEWS_EACH(w, it, position) {
+            VIEWS_EACH(w, inner, velocity) break;
+            views_destroy(w, other_than(w, it.id));
+        }
+        break;
+    /* Legal: */
+    case 10: /* destroy it.id, change its components, spawn, add to others, in a macro loop */
+        VIEWS_EACH(w, it, position, velocity) {
+            views_add_mass(w, other_than(w, it.id), (views_mass_t){ 1 });
+            views_remove_sprite(w, it.id);
+            views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
+            views_destroy(w, it.id);
+        }
+        break;
+    case 11: /* nested loops, the inner left by break or return, then changes to the outer's it.id */
+        VIEWS_EACH(w, it, position) {
+            VIEWS_EACH(w, inner, velocity) break;
+            (void)other_than(w, it.id); /* a loop left by return */
+            views_remove_velocity(w, it.id);
+            views_destroy(w, it.id);
+        }
+        break;
+    case 12: { /* value changes and component-less spawns in a view loop, then defer */
+        views_move_view_t v = views_query_move(w);
+        for (size_t i = 0; i < v.count; i++) {
+            v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] = 2;
+            views_spawn(w, NULL);
+            views_defer_destroy(w, v.entity[i]);
+        }
+        views_apply_deferred(w);
+        VIEWS_EACH(w, it, position) views_defer_destroy(w, it.id);
+        views_apply_deferred(w);
+        break;
+    }
+    case 14: /* an inner loop destroys the outer loop's entity, then leaves (as the demo does) */
+        VIEWS_EACH(w, it, position) {
+            VIEWS_EACH(w, inner, velocity) {
+                views_destroy(w, it.id);
+                break;
+            }
+        }
+        break;
+    case 13: { /* a new view after structural changes outside any loop */
+        views_move_view_t v = views_query_move(w);
+        views_destroy(w, v.entity[0]);
+        v = views_query_move(w);
+        for (size_t i = 0; i < v.count; i++) v.position.y[VIEWS_MOVE_ROW(v, position, i)] = 1;
+        break;
+    }
+    }
+    views_world_free(w);
+}
+
+/* Runs a case in a child; its stderr in err. True when it died of SIGABRT. */
+static bool aborts(int which, char *err, size_t size) {
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        run_case(which);
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < size && (got = read(fds[0], err + n, size - 1 - n)) > 0) n += (size_t)got;
+    err[n] = '\0';
+    close(fds[0]);
+    int status;
+    if (waitpid(pid, &status, 0) != pid) return false;
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void expect_abort(int which, const char *message) {
+    char err[1024];
+    bool died = aborts(which, err, sizeof err);
+    CHECK(died == (VIEWS_CHECKS && VIEWS__LOOP_CHECKS));
+    if (VIEWS_CHECKS && VIEWS__LOOP_CHECKS && !strstr(err, message)) {
+        fprintf(stderr, "case %d: expected \"%s\" in:\n%s\n", which, message, err);
+        CHECK(false);
+    }
+}
+
+int main(void) {
+    expect_abort(0, "ecsgen check failed: views_remove_position or views_destroy of an entity other than it.id "
+                    "inside a macro loop (VIEWS_EACH...): record it with views_defer_remove_position or "
+                    "views_defer_destroy and call views_apply_deferred after the loop (docs/iteration.md)\n");
+    expect_abort(1, "views_remove_velocity or views_destroy of an entity other than it.id inside a macro loop");
+    expect_abort(2, "ecsgen check failed: views_query_move(): its view was used after a structural change; inside a "
+                    "view loop record spawns with components, destroys, adds and removes with the views_defer_ "
+                    "calls and apply them after the loop (docs/iteration.md). The change: add position\n");
+    expect_abort(3, "views_query_draw(): its view was used after a structural change");
+    expect_abort(4, "views_apply_deferred() inside a macro loop (VIEWS_EACH...): call it after the loop");
+    expect_abort(5, "of an entity other than it.id inside a macro loop");
+    char err[1024];
+    for (int which = 10; which <= 14; which++) {
+        bool died = aborts(which, err, sizeof err);
+        CHECK(!died);
+        if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
+    }
+    return check_finish(VIEWS_CHECKS ? "test_loop_checks" : "test_loop_checks (checks off)");
+}
