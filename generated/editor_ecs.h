@@ -547,11 +547,18 @@ typedef struct editor_iter {
  * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
  * attribute. */
 #if EDITOR__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
 static inline ecs_check_loop_t editor__loop_enter(editor_world_t *w, const ecs_check_loop_t *self) {
     ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
     w->checks__.loops = self;
     return loop;
 }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 static inline void editor__loop_leave(editor_iter_t *it) {
     it->world__->checks__.loops = it->loop__.outer;
 }
@@ -718,6 +725,8 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if EDITOR_CHECKS
         .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
 #endif
     };
 }

@@ -792,11 +792,18 @@ typedef struct game_iter {
  * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
  * attribute. */
 #if GAME__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
 static inline ecs_check_loop_t game__loop_enter(game_world_t *w, const ecs_check_loop_t *self) {
     ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
     w->checks__.loops = self;
     return loop;
 }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 static inline void game__loop_leave(game_iter_t *it) {
     it->world__->checks__.loops = it->loop__.outer;
 }
@@ -999,6 +1006,8 @@ static inline game_movement_view_t game_query_movement(game_world_t *w) {
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if GAME_CHECKS
         .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
 #endif
     };
 }
@@ -1024,6 +1033,8 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
         .lifetime = { w->components.lifetime.seconds },
 #if GAME_CHECKS
         .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
 #endif
     };
 }

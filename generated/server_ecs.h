@@ -593,11 +593,18 @@ typedef struct server_iter {
  * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
  * attribute. */
 #if SERVER__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
 static inline ecs_check_loop_t server__loop_enter(server_world_t *w, const ecs_check_loop_t *self) {
     ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
     w->checks__.loops = self;
     return loop;
 }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 static inline void server__loop_leave(server_iter_t *it) {
     it->world__->checks__.loops = it->loop__.outer;
 }
@@ -770,6 +777,8 @@ static inline server_movement_view_t server_query_movement(server_world_t *w) {
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if SERVER_CHECKS
         .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
 #endif
     };
 }
