@@ -726,6 +726,115 @@ bool editor_apply_deferred(editor_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && editor_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && editor_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && editor_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && editor_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && editor_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->selected && w->hooks.selected.on_add && editor_has_selected(w, e)) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    if (desc->gizmo && w->hooks.gizmo.on_add && editor_has_gizmo(w, e)) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && editor_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && editor_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && editor_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && editor_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && editor_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.selected.on_remove && editor_has_selected(w, e)) w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+    if (w->hooks.gizmo.on_remove && editor_has_gizmo(w, e)) w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+}
+
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.selected = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.gizmo = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
+                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 editor_world_t *editor_world_new(void) {
@@ -765,6 +874,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     editor__groups_spawned(w, e);
+    if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     editor_destroy(w, e);
@@ -772,24 +882,51 @@ out_of_memory:
 }
 
 ecs_entity_t editor_spawn_ship(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(editor_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(editor_health_t){ .current = 0, .max = 100 },
         .name = &(editor_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_spawn_point_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .gizmo = &(editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f },
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (editor__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     editor__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -817,9 +954,11 @@ bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
     if (row == ECS_ROW_NONE) {
         if (!editor__position_insert(w, e, &v)) return false;
         editor__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        editor__position_write(&w->components.position, row, &v);
     }
-    editor__position_write(&w->components.position, row, &v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -828,6 +967,7 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
         !editor__position_insert(w, e, &v))
         return false;
     editor__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -835,6 +975,11 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!editor_has_position(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.position.set, e);
+    }
     editor__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     editor__position_erase(w, e, row);
@@ -847,9 +992,11 @@ bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
     if (row == ECS_ROW_NONE) {
         if (!editor__velocity_insert(w, e, &v)) return false;
         editor__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        editor__velocity_write(&w->components.velocity, row, &v);
     }
-    editor__velocity_write(&w->components.velocity, row, &v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -858,6 +1005,7 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
         !editor__velocity_insert(w, e, &v))
         return false;
     editor__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -865,6 +1013,11 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.velocity.set, e);
+    }
     editor__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     editor__velocity_erase(w, e, row);
@@ -874,20 +1027,33 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
-    editor__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__health_insert(w, e, &v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        editor__health_write(&w->components.health, row, &v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           editor__health_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !editor__health_insert(w, e, &v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
 }
 
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!editor_has_health(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.health.set, e);
+    }
     editor__health_erase(w, e, row);
     return true;
 }
@@ -895,46 +1061,75 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
-    editor__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__name_insert(w, e, &v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        editor__name_write(&w->components.name, row, &v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           editor__name_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !editor__name_insert(w, e, &v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
 }
 
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!editor_has_name(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.name.set, e);
+    }
     editor__name_erase(w, e, row);
     return true;
 }
 
 bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           editor__player_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !editor__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
 }
 
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!editor_has_player(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.player.set, e);
+    }
     editor__player_erase(w, e, row);
     return true;
 }
 
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
-           editor__selected_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE ||
+        !editor__selected_insert(w, e))
+        return false;
+    if (w->hooks.selected.on_add) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    return true;
 }
 
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.selected.on_remove) {
+        w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+        if (!editor_has_selected(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.selected.set, e);
+    }
     editor__selected_erase(w, e, row);
     return true;
 }
@@ -942,20 +1137,33 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
-    editor__gizmo_write(&w->components.gizmo, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__gizmo_insert(w, e, &v)) return false;
+        if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    } else {
+        editor__gizmo_write(&w->components.gizmo, row, &v);
+    }
+    if (w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
     return true;
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
-           editor__gizmo_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE ||
+        !editor__gizmo_insert(w, e, &v))
+        return false;
+    if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    return true;
 }
 
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.gizmo.on_remove) {
+        w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+        if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.gizmo.set, e);
+    }
     editor__gizmo_erase(w, e, row);
     return true;
 }
@@ -1376,6 +1584,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         editor_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     editor_world_free(staging);
     ecs_json_ctx_fini(&c);

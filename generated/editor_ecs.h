@@ -129,6 +129,15 @@ typedef struct {
     uint32_t capacity;
 } editor__selection_scratch_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct editor_world;
+typedef void (*editor_hook_fn_t)(struct editor_world *w, ecs_entity_t e, void *user);
+typedef struct editor_hooks {
+    editor_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} editor_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -164,6 +173,18 @@ typedef struct editor_world {
     struct {
         editor__selection_scratch_t selection;
     } scratch;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        editor_hooks_t position;
+        editor_hooks_t velocity;
+        editor_hooks_t health;
+        editor_hooks_t name;
+        editor_hooks_t player;
+        editor_hooks_t selected;
+        editor_hooks_t gizmo;
+    } hooks;
     /* Changes recorded to be made later (editor_apply_deferred). */
     struct {
         editor__command_t *commands;
@@ -194,10 +215,14 @@ typedef struct editor_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
-/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. */
+/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_ship(editor_world_t *w);
-/* Prefab spawn_point: as editor_spawn, with position, gizmo. */
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
+/* Prefab spawn_point: as editor_spawn, with position, gizmo. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w);
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool editor_destroy(editor_world_t *w, ecs_entity_t e);
@@ -211,6 +236,20 @@ static inline bool editor_alive(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count(const editor_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* editor_on_<c>(w, &(editor_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every editor_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied. Loads (the staging world and the live one), and
+ * editor_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -228,6 +267,8 @@ static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
@@ -264,6 +305,8 @@ static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
@@ -300,6 +343,8 @@ static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
@@ -336,6 +381,8 @@ static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
@@ -370,6 +417,8 @@ static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_player(const editor_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_player(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
 
@@ -382,6 +431,8 @@ static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_selected(const editor_world_t *w) {
     return w->components.selected.set.count;
 }
+/* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
 
@@ -394,6 +445,8 @@ static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
+/* Sets gizmo's hooks (NULL: none). */
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);

@@ -1105,6 +1105,277 @@ bool game_apply_deferred(game_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && game_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && game_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && game_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && game_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->target && w->hooks.target.on_add && game_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->cargo && w->hooks.cargo.on_add && game_has_cargo(w, e)) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    if (desc->mood && w->hooks.mood.on_add && game_has_mood(w, e)) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    if (desc->lifetime && w->hooks.lifetime.on_add && game_has_lifetime(w, e)) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    if (desc->radius && w->hooks.radius.on_add && game_has_radius(w, e)) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    if (desc->player && w->hooks.player.on_add && game_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->asteroid && w->hooks.asteroid.on_add && game_has_asteroid(w, e)) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    if (desc->bullet && w->hooks.bullet.on_add && game_has_bullet(w, e)) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    if (desc->frozen && w->hooks.frozen.on_add && game_has_frozen(w, e)) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && game_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && game_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && game_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && game_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.target.on_remove && game_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.cargo.on_remove && game_has_cargo(w, e)) w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+    if (w->hooks.mood.on_remove && game_has_mood(w, e)) w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+    if (w->hooks.lifetime.on_remove && game_has_lifetime(w, e)) w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+    if (w->hooks.radius.on_remove && game_has_radius(w, e)) w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+    if (w->hooks.player.on_remove && game_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.asteroid.on_remove && game_has_asteroid(w, e)) w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+    if (w->hooks.bullet.on_remove && game_has_bullet(w, e)) w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+    if (w->hooks.frozen.on_remove && game_has_frozen(w, e)) w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+}
+
+void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.cargo = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.mood = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.lifetime = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.radius = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.asteroid = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.bullet = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.frozen = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
+                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
+                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
+                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
+                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
+                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 game_world_t *game_world_new(void) {
@@ -1155,6 +1426,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
     game__groups_spawned(w, e);
+    if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     game_destroy(w, e);
@@ -1162,7 +1434,11 @@ out_of_memory:
 }
 
 ecs_entity_t game_spawn_ship(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(game_health_t){ .current = 100, .max = 100 },
@@ -1170,31 +1446,85 @@ ecs_entity_t game_spawn_ship(game_world_t *w) {
         .mood = &(game_mood_t){ .state = GAME_MOOD_STATE_IDLE },
         .name = &(game_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_asteroid(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_asteroid_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .radius = &(game_radius_t){ .metres = 5.0f },
         .health = &(game_health_t){ .current = 30, .max = 30 },
         .asteroid = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_bullet(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_bullet_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .lifetime = &(game_lifetime_t){ .seconds = 2.0f },
         .radius = &(game_radius_t){ .metres = 0.2f },
         .bullet = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (game__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     game__group1_drop(w, e);
     game__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
@@ -1229,9 +1559,11 @@ bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     if (row == ECS_ROW_NONE) {
         if (!game__position_insert(w, e, &v)) return false;
         game__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        game__position_write(&w->components.position, row, &v);
     }
-    game__position_write(&w->components.position, row, &v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -1240,6 +1572,7 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
         !game__position_insert(w, e, &v))
         return false;
     game__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -1247,6 +1580,11 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!game_has_position(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.position.set, e);
+    }
     game__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     game__position_erase(w, e, row);
@@ -1259,9 +1597,11 @@ bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     if (row == ECS_ROW_NONE) {
         if (!game__velocity_insert(w, e, &v)) return false;
         game__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        game__velocity_write(&w->components.velocity, row, &v);
     }
-    game__velocity_write(&w->components.velocity, row, &v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -1270,6 +1610,7 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
         !game__velocity_insert(w, e, &v))
         return false;
     game__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -1277,6 +1618,11 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!game_has_velocity(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.velocity.set, e);
+    }
     game__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     game__velocity_erase(w, e, row);
@@ -1286,20 +1632,33 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
-    game__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__health_insert(w, e, &v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        game__health_write(&w->components.health, row, &v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           game__health_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !game__health_insert(w, e, &v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
 }
 
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!game_has_health(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.health.set, e);
+    }
     game__health_erase(w, e, row);
     return true;
 }
@@ -1307,20 +1666,33 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
-    game__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__name_insert(w, e, &v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        game__name_write(&w->components.name, row, &v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           game__name_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !game__name_insert(w, e, &v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
 }
 
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!game_has_name(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.name.set, e);
+    }
     game__name_erase(w, e, row);
     return true;
 }
@@ -1328,20 +1700,33 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
-    game__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__target_insert(w, e, &v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        game__target_write(&w->components.target, row, &v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
     return true;
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
-           game__target_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !game__target_insert(w, e, &v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    return true;
 }
 
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!game_has_target(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.target.set, e);
+    }
     game__target_erase(w, e, row);
     return true;
 }
@@ -1349,20 +1734,33 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
-    game__cargo_write(&w->components.cargo, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__cargo_insert(w, e, &v)) return false;
+        if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    } else {
+        game__cargo_write(&w->components.cargo, row, &v);
+    }
+    if (w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
     return true;
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
-           game__cargo_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE ||
+        !game__cargo_insert(w, e, &v))
+        return false;
+    if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    return true;
 }
 
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.cargo.on_remove) {
+        w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+        if (!game_has_cargo(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.cargo.set, e);
+    }
     game__cargo_erase(w, e, row);
     return true;
 }
@@ -1370,20 +1768,33 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
-    game__mood_write(&w->components.mood, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__mood_insert(w, e, &v)) return false;
+        if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    } else {
+        game__mood_write(&w->components.mood, row, &v);
+    }
+    if (w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
     return true;
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
-           game__mood_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE ||
+        !game__mood_insert(w, e, &v))
+        return false;
+    if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    return true;
 }
 
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.mood.on_remove) {
+        w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+        if (!game_has_mood(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.mood.set, e);
+    }
     game__mood_erase(w, e, row);
     return true;
 }
@@ -1394,9 +1805,11 @@ bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     if (row == ECS_ROW_NONE) {
         if (!game__lifetime_insert(w, e, &v)) return false;
         game__lifetime_added(w, e);
-        return true;
+        if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    } else {
+        game__lifetime_write(&w->components.lifetime, row, &v);
     }
-    game__lifetime_write(&w->components.lifetime, row, &v);
+    if (w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
     return true;
 }
 
@@ -1405,6 +1818,7 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
         !game__lifetime_insert(w, e, &v))
         return false;
     game__lifetime_added(w, e);
+    if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     return true;
 }
 
@@ -1412,6 +1826,11 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.lifetime.on_remove) {
+        w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+        if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.lifetime.set, e);
+    }
     game__lifetime_removing(w, e);
     row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
     game__lifetime_erase(w, e, row);
@@ -1421,59 +1840,96 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
-    game__radius_write(&w->components.radius, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__radius_insert(w, e, &v)) return false;
+        if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    } else {
+        game__radius_write(&w->components.radius, row, &v);
+    }
+    if (w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
     return true;
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
-           game__radius_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE ||
+        !game__radius_insert(w, e, &v))
+        return false;
+    if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    return true;
 }
 
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.radius.on_remove) {
+        w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+        if (!game_has_radius(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.radius.set, e);
+    }
     game__radius_erase(w, e, row);
     return true;
 }
 
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           game__player_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !game__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
 }
 
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!game_has_player(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.player.set, e);
+    }
     game__player_erase(w, e, row);
     return true;
 }
 
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
-           game__asteroid_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE ||
+        !game__asteroid_insert(w, e))
+        return false;
+    if (w->hooks.asteroid.on_add) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    return true;
 }
 
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.asteroid.on_remove) {
+        w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+        if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.asteroid.set, e);
+    }
     game__asteroid_erase(w, e, row);
     return true;
 }
 
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
-           game__bullet_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE ||
+        !game__bullet_insert(w, e))
+        return false;
+    if (w->hooks.bullet.on_add) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    return true;
 }
 
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.bullet.on_remove) {
+        w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+        if (!game_has_bullet(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.bullet.set, e);
+    }
     game__bullet_erase(w, e, row);
     return true;
 }
@@ -1483,6 +1939,7 @@ bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
         !game__frozen_insert(w, e))
         return false;
     game__frozen_added(w, e);
+    if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
     return true;
 }
 
@@ -1490,6 +1947,11 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.frozen.on_remove) {
+        w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+        if (!game_has_frozen(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.frozen.set, e);
+    }
     game__frozen_erase(w, e, row);
     game__frozen_removed(w, e);
     return true;
@@ -2136,6 +2598,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
         game_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     game_world_free(staging);
     ecs_json_ctx_fini(&c);

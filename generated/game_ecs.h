@@ -191,6 +191,15 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct game_world;
+typedef void (*game_hook_fn_t)(struct game_world *w, ecs_entity_t e, void *user);
+typedef struct game_hooks {
+    game_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} game_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -229,6 +238,24 @@ typedef struct game_world {
         uint32_t count, capacity;
         bool overflow;
     } pending;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        game_hooks_t position;
+        game_hooks_t velocity;
+        game_hooks_t health;
+        game_hooks_t name;
+        game_hooks_t target;
+        game_hooks_t cargo;
+        game_hooks_t mood;
+        game_hooks_t lifetime;
+        game_hooks_t radius;
+        game_hooks_t player;
+        game_hooks_t asteroid;
+        game_hooks_t bullet;
+        game_hooks_t frozen;
+    } hooks;
     /* Changes recorded to be made later (game_apply_deferred). */
     struct {
         game__command_t *commands;
@@ -265,12 +292,18 @@ typedef struct game_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc);
-/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. */
+/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_ship(game_world_t *w);
-/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. */
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_asteroid(game_world_t *w);
-/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. */
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_bullet(game_world_t *w);
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool game_destroy(game_world_t *w, ecs_entity_t e);
@@ -284,6 +317,20 @@ static inline bool game_alive(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count(const game_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* game_on_<c>(w, &(game_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every game_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied. Loads (the staging world and the live one), and
+ * game_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -301,6 +348,8 @@ static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void game_on_position(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_remove_position(game_world_t *w, ecs_entity_t e);
@@ -337,6 +386,8 @@ static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
@@ -373,6 +424,8 @@ static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void game_on_health(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_remove_health(game_world_t *w, ecs_entity_t e);
@@ -409,6 +462,8 @@ static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void game_on_name(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_remove_name(game_world_t *w, ecs_entity_t e);
@@ -443,6 +498,8 @@ static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
+/* Sets target's hooks (NULL: none). */
+void game_on_target(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_remove_target(game_world_t *w, ecs_entity_t e);
@@ -477,6 +534,8 @@ static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
+/* Sets cargo's hooks (NULL: none). */
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
@@ -513,6 +572,8 @@ static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
+/* Sets mood's hooks (NULL: none). */
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_remove_mood(game_world_t *w, ecs_entity_t e);
@@ -547,6 +608,8 @@ static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
+/* Sets lifetime's hooks (NULL: none). */
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
@@ -581,6 +644,8 @@ static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
+/* Sets radius's hooks (NULL: none). */
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_remove_radius(game_world_t *w, ecs_entity_t e);
@@ -615,6 +680,8 @@ static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_player(const game_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_player(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_player(game_world_t *w, ecs_entity_t e);
 bool game_remove_player(game_world_t *w, ecs_entity_t e);
 
@@ -627,6 +694,8 @@ static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_asteroid(const game_world_t *w) {
     return w->components.asteroid.set.count;
 }
+/* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e);
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
 
@@ -639,6 +708,8 @@ static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_bullet(const game_world_t *w) {
     return w->components.bullet.set.count;
 }
+/* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_bullet(game_world_t *w, ecs_entity_t e);
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
 
@@ -651,6 +722,8 @@ static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_frozen(const game_world_t *w) {
     return w->components.frozen.set.count;
 }
+/* Sets frozen's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_frozen(game_world_t *w, ecs_entity_t e);
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e);
 

@@ -830,6 +830,137 @@ bool server_apply_deferred(server_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && server_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && server_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && server_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && server_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && server_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->target && w->hooks.target.on_add && server_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->connection && w->hooks.connection.on_add && server_has_connection(w, e)) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    if (desc->replicated && w->hooks.replicated.on_add && server_has_replicated(w, e)) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && server_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && server_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && server_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && server_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && server_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.target.on_remove && server_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.connection.on_remove && server_has_connection(w, e)) w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+    if (w->hooks.replicated.on_remove && server_has_replicated(w, e)) w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+}
+
+void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.connection = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
+void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.replicated = hooks ? *hooks : none;
+    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
+                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
+                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
+                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
+                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
+                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
+                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
+                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 server_world_t *server_world_new(void) {
@@ -887,6 +1018,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
     server__groups_spawned(w, e);
+    if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     server_destroy(w, e);
@@ -894,17 +1026,32 @@ out_of_memory:
 }
 
 ecs_entity_t server_spawn_ship(server_world_t *w) {
-    return server_spawn(w, &(server_spawn_desc_t){
+    return server_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t *overrides) {
+    server_spawn_desc_t d = {
         .position = &(server_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(server_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(server_health_t){ .current = 0, .max = 100 },
         .name = &(server_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return server_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->connection) d.connection = overrides->connection;
+    d.replicated = d.replicated || overrides->replicated;
+    return server_spawn(w, &d);
 }
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     server__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -933,9 +1080,11 @@ bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v)
     if (row == ECS_ROW_NONE) {
         if (!server__position_insert(w, e, &v)) return false;
         server__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        server__position_write(&w->components.position, row, &v);
     }
-    server__position_write(&w->components.position, row, &v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -944,6 +1093,7 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
         !server__position_insert(w, e, &v))
         return false;
     server__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
@@ -951,6 +1101,11 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!server_has_position(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.position.set, e);
+    }
     server__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     server__position_erase(w, e, row);
@@ -963,9 +1118,11 @@ bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
     if (row == ECS_ROW_NONE) {
         if (!server__velocity_insert(w, e, &v)) return false;
         server__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        server__velocity_write(&w->components.velocity, row, &v);
     }
-    server__velocity_write(&w->components.velocity, row, &v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -974,6 +1131,7 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
         !server__velocity_insert(w, e, &v))
         return false;
     server__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
@@ -981,6 +1139,11 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!server_has_velocity(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.velocity.set, e);
+    }
     server__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     server__velocity_erase(w, e, row);
@@ -990,20 +1153,33 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
-    server__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__health_insert(w, e, &v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        server__health_write(&w->components.health, row, &v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           server__health_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !server__health_insert(w, e, &v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
 }
 
 bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!server_has_health(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.health.set, e);
+    }
     server__health_erase(w, e, row);
     return true;
 }
@@ -1011,33 +1187,54 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
-    server__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__name_insert(w, e, &v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        server__name_write(&w->components.name, row, &v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           server__name_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !server__name_insert(w, e, &v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
 }
 
 bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!server_has_name(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.name.set, e);
+    }
     server__name_erase(w, e, row);
     return true;
 }
 
 bool server_add_player(server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           server__player_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !server__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
 }
 
 bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!server_has_player(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.player.set, e);
+    }
     server__player_erase(w, e, row);
     return true;
 }
@@ -1045,20 +1242,33 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
-    server__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__target_insert(w, e, &v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        server__target_write(&w->components.target, row, &v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
     return true;
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
-           server__target_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !server__target_insert(w, e, &v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    return true;
 }
 
 bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!server_has_target(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.target.set, e);
+    }
     server__target_erase(w, e, row);
     return true;
 }
@@ -1066,33 +1276,54 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
-    server__connection_write(&w->components.connection, row, &v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__connection_insert(w, e, &v)) return false;
+        if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    } else {
+        server__connection_write(&w->components.connection, row, &v);
+    }
+    if (w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
     return true;
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
-           server__connection_insert(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE ||
+        !server__connection_insert(w, e, &v))
+        return false;
+    if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    return true;
 }
 
 bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.connection.on_remove) {
+        w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+        if (!server_has_connection(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.connection.set, e);
+    }
     server__connection_erase(w, e, row);
     return true;
 }
 
 bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
-           server__replicated_insert(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE ||
+        !server__replicated_insert(w, e))
+        return false;
+    if (w->hooks.replicated.on_add) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+    return true;
 }
 
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
+    if (w->hooks.replicated.on_remove) {
+        w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+        if (!server_has_replicated(w, e)) return true; /* a hook removed it */
+        row = ecs_sparse_row(&w->components.replicated.set, e);
+    }
     server__replicated_erase(w, e, row);
     return true;
 }
@@ -1548,6 +1779,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         server_world_t old = *w;
         *w = *staging;
         *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     server_world_free(staging);
     ecs_json_ctx_fini(&c);

@@ -135,6 +135,15 @@ typedef struct {
     uint32_t capacity;
 } server__replication_scratch_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct server_world;
+typedef void (*server_hook_fn_t)(struct server_world *w, ecs_entity_t e, void *user);
+typedef struct server_hooks {
+    server_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} server_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -171,6 +180,19 @@ typedef struct server_world {
     struct {
         server__replication_scratch_t replication;
     } scratch;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        server_hooks_t position;
+        server_hooks_t velocity;
+        server_hooks_t health;
+        server_hooks_t name;
+        server_hooks_t player;
+        server_hooks_t target;
+        server_hooks_t connection;
+        server_hooks_t replicated;
+    } hooks;
     /* Changes recorded to be made later (server_apply_deferred). */
     struct {
         server__command_t *commands;
@@ -207,8 +229,10 @@ typedef struct server_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc);
-/* Prefab ship: as server_spawn, with position, velocity, health, name, player. */
+/* Prefab ship: as server_spawn, with position, velocity, health, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t server_spawn_ship(server_world_t *w);
+ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool server_destroy(server_world_t *w, ecs_entity_t e);
@@ -222,6 +246,20 @@ static inline bool server_alive(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count(const server_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* server_on_<c>(w, &(server_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every server_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied. Loads (the staging world and the live one), and
+ * server_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -239,6 +277,8 @@ static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_position(const server_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void server_on_position(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_remove_position(server_world_t *w, ecs_entity_t e);
@@ -275,6 +315,8 @@ static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_velocity(const server_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void server_on_velocity(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e);
@@ -311,6 +353,8 @@ static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_health(const server_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void server_on_health(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_remove_health(server_world_t *w, ecs_entity_t e);
@@ -347,6 +391,8 @@ static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_name(const server_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void server_on_name(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_remove_name(server_world_t *w, ecs_entity_t e);
@@ -381,6 +427,8 @@ static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_player(const server_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void server_on_player(server_world_t *w, const server_hooks_t *hooks);
 bool server_add_player(server_world_t *w, ecs_entity_t e);
 bool server_remove_player(server_world_t *w, ecs_entity_t e);
 
@@ -393,6 +441,8 @@ static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_target(const server_world_t *w) {
     return w->components.target.set.count;
 }
+/* Sets target's hooks (NULL: none). */
+void server_on_target(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_remove_target(server_world_t *w, ecs_entity_t e);
@@ -427,6 +477,8 @@ static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_connection(const server_world_t *w) {
     return w->components.connection.set.count;
 }
+/* Sets connection's hooks (NULL: none). */
+void server_on_connection(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_remove_connection(server_world_t *w, ecs_entity_t e);
@@ -463,6 +515,8 @@ static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_replicated(const server_world_t *w) {
     return w->components.replicated.set.count;
 }
+/* Sets replicated's hooks (NULL: none); a tag has no value: on_set is never called. */
+void server_on_replicated(server_world_t *w, const server_hooks_t *hooks);
 bool server_add_replicated(server_world_t *w, ecs_entity_t e);
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e);
 
