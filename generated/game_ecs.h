@@ -779,8 +779,11 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* GAME_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); GAME_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
- *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * entities that have x or y. In body, it.id is the entity and GAME_FIELD(it, a, f) is field f
+ * of its component a (an lvalue), GAME_ROW(it, a) its row in pool a:
+ *     GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x) * dt;
+ * A component the loop does not name, or another loop's iterator, does not compile there,
+ * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -803,33 +806,41 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 
 typedef struct game_iter {
     ecs_entity_t id;
-    uint32_t position;
-    uint32_t velocity;
-    uint32_t health;
-    uint32_t name;
-    uint32_t target;
-    uint32_t cargo;
-    uint32_t mood;
-    uint32_t lifetime;
-    uint32_t radius;
-    uint32_t player;
-    uint32_t asteroid;
-    uint32_t bullet;
-    uint32_t frozen;
+    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } target; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } cargo; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } mood; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } lifetime; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } radius; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } asteroid; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } bullet; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } frozen; /* a type of its own: rows of two pools do not mix */
     game_world_t *world__;
     ecs_cursor_t cursor__;
 } game_iter_t;
 
 #define GAME_EACH(w, it, ...)                                                          \
-    for (game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .target = { 0 }, .cargo = { 0 }, .mood = { 0 }, .lifetime = { 0 }, .radius = { 0 }, .player = { 0 }, .asteroid = { 0 }, .bullet = { 0 }, .frozen = { 0 }, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }; \
-         game__step(&it);)                                                                  \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_PP_MAP(GAME__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)  \
         if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(GAME__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
+#define GAME_ROW(it, c) ((it##__##c)->c.row)
+#define GAME__DECL(it, c) *const it##__##c = &it
+#define GAME__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)
@@ -851,7 +862,7 @@ typedef struct game_iter {
  * masks for every term's bit), else a probe: the sparse set, or the
  * slot mask. */
 #define GAME__HAS(it, c) \
-    (((it).c = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define GAME__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define GAME__ROW_velocity(w__, e__, cur__) \

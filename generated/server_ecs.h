@@ -566,8 +566,11 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* SERVER_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); SERVER_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
- *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * entities that have x or y. In body, it.id is the entity and SERVER_FIELD(it, a, f) is field f
+ * of its component a (an lvalue), SERVER_ROW(it, a) its row in pool a:
+ *     SERVER_FIELD(it, position, x) += SERVER_FIELD(it, velocity, x) * dt;
+ * A component the loop does not name, or another loop's iterator, does not compile there,
+ * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -590,28 +593,36 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
 
 typedef struct server_iter {
     ecs_entity_t id;
-    uint32_t position;
-    uint32_t velocity;
-    uint32_t health;
-    uint32_t name;
-    uint32_t player;
-    uint32_t target;
-    uint32_t connection;
-    uint32_t replicated;
+    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } target; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } connection; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } replicated; /* a type of its own: rows of two pools do not mix */
     server_world_t *world__;
     ecs_cursor_t cursor__;
 } server_iter_t;
 
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (server_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (server_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .player = { 0 }, .target = { 0 }, .connection = { 0 }, .replicated = { 0 }, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }; \
-         server__step(&it);)                                                                  \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_PP_MAP(SERVER__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)  \
         if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
     SERVER_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(SERVER__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
+#define SERVER_ROW(it, c) ((it##__##c)->c.row)
+#define SERVER__DECL(it, c) *const it##__##c = &it
+#define SERVER__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define SERVER__WALK(w, c) SERVER__WALK_##c(w)
@@ -628,7 +639,7 @@ typedef struct server_iter {
  * masks for every term's bit), else a probe: the sparse set, or the
  * slot mask. */
 #define SERVER__HAS(it, c) \
-    (((it).c = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define SERVER__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define SERVER__ROW_velocity(w__, e__, cur__) \

@@ -464,6 +464,10 @@ class Schema:
         self.term_walk_macro = self.upper_internal("WALK")
         self.term_row_macro = self.upper_internal("ROW")
         self.term_sig_macro = self.upper_internal("SIG")
+        self.term_decl_macro = self.upper_internal("DECL")
+        self.term_use_macro = self.upper_internal("USE")
+        self.field_macro = n.macro("FIELD")  # a loop's typed access to a field: FIELD(it, c, f)
+        self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
         self.slots_fit_fn = self.names.internal("slots", "fit")
         self.step_fn = self.names.internal("step")
@@ -603,7 +607,7 @@ class Schema:
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
-                self.world_bytes_macro, self.each_macro, self.each_without_macro, *self.fns.values()]
+                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.field_macro, self.loop_row_macro, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):

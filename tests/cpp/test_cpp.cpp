@@ -52,7 +52,7 @@ int main() {
     // Loops: the EACH macro and the query view.
     int moved = 0;
     GAME_EACH_MOVEMENT(w, it) {
-        w->components.position.x[it.position] += w->components.velocity.x[it.velocity];
+        GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x);
         moved++;
     }
     CHECK(moved >= 1);
