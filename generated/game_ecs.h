@@ -326,7 +326,8 @@ static inline size_t game_count(const game_world_t *w) {
  * on_remove: before remove, or destroy (for each component e has, in schema order, before
  *   any leaves and before the id dies); the value is still readable.
  * on_set: after every game_set_<c> (after on_add when the set added c).
- * Deferred changes fire them when applied. Loads (the staging world and the live one), and
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
  * game_world_free, fire none; writes through refs, views and pools fire none. A hook may
  * read and write values and record deferred changes; it must not spawn, destroy, add or
  * remove directly (defer those: hooks run inside the caller's loops and views). With no
