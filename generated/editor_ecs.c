@@ -751,88 +751,58 @@ static void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
     if (w->hooks.gizmo.on_remove && editor_has_gizmo(w, e)) w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
 }
 
+/* After a component's hooks changed: whether any component has one. */
+static void editor__hooks_changed(editor_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set) w->hooks.any__ = true;
+    if (w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set) w->hooks.any__ = true;
+}
+
 void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.position = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.velocity = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.health = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.name = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.player = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.selected = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.gizmo = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set ||
-                    w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set;
+    editor__hooks_changed(w);
 }
 
 /* ---- World ------------------------------------------------------------------------- */

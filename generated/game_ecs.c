@@ -1142,238 +1142,100 @@ static void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
     if (w->hooks.frozen.on_remove && game_has_frozen(w, e)) w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
 }
 
+/* After a component's hooks changed: whether any component has one. */
+static void game__hooks_changed(game_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set) w->hooks.any__ = true;
+    if (w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set) w->hooks.any__ = true;
+    if (w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set) w->hooks.any__ = true;
+    if (w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set) w->hooks.any__ = true;
+    if (w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set) w->hooks.any__ = true;
+    if (w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set) w->hooks.any__ = true;
+}
+
 void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.position = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.velocity = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.health = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.name = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.target = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.cargo = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.mood = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.lifetime = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.radius = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.player = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.asteroid = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.bullet = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.frozen = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set ||
-                    w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set ||
-                    w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set ||
-                    w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set ||
-                    w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set ||
-                    w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set;
+    game__hooks_changed(w);
 }
 
 /* ---- World ------------------------------------------------------------------------- */

@@ -857,108 +857,65 @@ static void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
     if (w->hooks.replicated.on_remove && server_has_replicated(w, e)) w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
 }
 
+/* After a component's hooks changed: whether any component has one. */
+static void server__hooks_changed(server_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set) w->hooks.any__ = true;
+    if (w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set) w->hooks.any__ = true;
+}
+
 void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.position = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.velocity = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.health = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.name = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.player = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.target = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.connection = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     w->hooks.replicated = hooks ? *hooks : none;
-    w->hooks.any__ = w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set ||
-                    w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set ||
-                    w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set ||
-                    w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set ||
-                    w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set ||
-                    w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set ||
-                    w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set ||
-                    w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set;
+    server__hooks_changed(w);
 }
 
 /* ---- World ------------------------------------------------------------------------- */

@@ -451,6 +451,7 @@ class Schema:
         self.hook_fn_type = n.type("hook_fn")
         self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
+        self.hooks_changed_fn = self.names.internal("hooks", "changed")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
