@@ -727,10 +727,16 @@ bool editor_apply_deferred(editor_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define EDITOR__COLD __attribute__((noinline, cold))
+#else
+#define EDITOR__COLD
+#endif
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
-static void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
+static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
     if (desc->position && w->hooks.position.on_add && editor_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
     if (desc->velocity && w->hooks.velocity.on_add && editor_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     if (desc->health && w->hooks.health.on_add && editor_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
@@ -741,7 +747,7 @@ static void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
-static void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
+static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
     if (w->hooks.position.on_remove && editor_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
     if (w->hooks.velocity.on_remove && editor_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
     if (w->hooks.health.on_remove && editor_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
@@ -917,152 +923,258 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+static EDITOR__COLD bool editor__position_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, &v)) return false;
+        if (!editor__position_insert(w, e, v)) return false;
         editor__position_added(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
-        editor__position_write(&w->components.position, row, &v);
+        editor__position_write(&w->components.position, row, v);
     }
     if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
-bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !editor__position_insert(w, e, &v))
+        !editor__position_insert(w, e, v))
         return false;
     editor__position_added(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
-bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
+bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__position_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!editor__position_insert(w, e, &v)) return false;
+        editor__position_added(w, e);
+        return true;
+    }
+    editor__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__position_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !editor__position_insert(w, e, &v))
+        return false;
+    editor__position_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__position_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_position(w, e)) return false;
     if (w->hooks.position.on_remove) {
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!editor_has_position(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.position.set, e);
     }
+    editor__position_removing(w, e);
+    editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
+bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__position_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     editor__position_erase(w, e, row);
     return true;
 }
 
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+static EDITOR__COLD bool editor__velocity_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, &v)) return false;
+        if (!editor__velocity_insert(w, e, v)) return false;
         editor__velocity_added(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
-        editor__velocity_write(&w->components.velocity, row, &v);
+        editor__velocity_write(&w->components.velocity, row, v);
     }
     if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !editor__velocity_insert(w, e, &v))
+        !editor__velocity_insert(w, e, v))
         return false;
     editor__velocity_added(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!editor__velocity_insert(w, e, &v)) return false;
+        editor__velocity_added(w, e);
+        return true;
+    }
+    editor__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__velocity_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !editor__velocity_insert(w, e, &v))
+        return false;
+    editor__velocity_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__velocity_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_velocity(w, e)) return false;
     if (w->hooks.velocity.on_remove) {
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.velocity.set, e);
     }
+    editor__velocity_removing(w, e);
+    editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
+bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__velocity_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     editor__velocity_erase(w, e, row);
     return true;
 }
 
-bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+static EDITOR__COLD bool editor__health_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__health_insert(w, e, &v)) return false;
+        if (!editor__health_insert(w, e, v)) return false;
         if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     } else {
-        editor__health_write(&w->components.health, row, &v);
+        editor__health_write(&w->components.health, row, v);
     }
     if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
-bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+static EDITOR__COLD bool editor__health_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !editor__health_insert(w, e, &v))
+        !editor__health_insert(w, e, v))
         return false;
     if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
-bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
+bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__health_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
+    editor__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__health_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           editor__health_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__health_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_health(w, e)) return false;
     if (w->hooks.health.on_remove) {
         w->hooks.health.on_remove(w, e, w->hooks.health.user);
         if (!editor_has_health(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.health.set, e);
     }
+    editor__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
+bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__health_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__health_erase(w, e, row);
     return true;
 }
 
-bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+static EDITOR__COLD bool editor__name_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__name_insert(w, e, &v)) return false;
+        if (!editor__name_insert(w, e, v)) return false;
         if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     } else {
-        editor__name_write(&w->components.name, row, &v);
+        editor__name_write(&w->components.name, row, v);
     }
     if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
-bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+static EDITOR__COLD bool editor__name_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !editor__name_insert(w, e, &v))
+        !editor__name_insert(w, e, v))
         return false;
     if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
-bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
+bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__name_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
+    editor__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__name_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           editor__name_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__name_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_name(w, e)) return false;
     if (w->hooks.name.on_remove) {
         w->hooks.name.on_remove(w, e, w->hooks.name.user);
         if (!editor_has_name(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.name.set, e);
     }
+    editor__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
+bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__name_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__name_erase(w, e, row);
     return true;
 }
 
-bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
+static EDITOR__COLD bool editor__player_add_hooked(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
         !editor__player_insert(w, e))
         return false;
@@ -1070,20 +1182,33 @@ bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           editor__player_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__player_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_player(w, e)) return false;
     if (w->hooks.player.on_remove) {
         w->hooks.player.on_remove(w, e, w->hooks.player.user);
         if (!editor_has_player(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.player.set, e);
     }
+    editor__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
+bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__player_erase(w, e, row);
     return true;
 }
 
-bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
+static EDITOR__COLD bool editor__selected_add_hooked(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE ||
         !editor__selected_insert(w, e))
         return false;
@@ -1091,49 +1216,84 @@ bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
+           editor__selected_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__selected_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_selected(w, e)) return false;
     if (w->hooks.selected.on_remove) {
         w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
         if (!editor_has_selected(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.selected.set, e);
     }
+    editor__selected_erase(w, e, ecs_sparse_row(&w->components.selected.set, e));
+    return true;
+}
+
+bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__selected_erase(w, e, row);
     return true;
 }
 
-bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+static EDITOR__COLD bool editor__gizmo_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__gizmo_insert(w, e, &v)) return false;
+        if (!editor__gizmo_insert(w, e, v)) return false;
         if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
     } else {
-        editor__gizmo_write(&w->components.gizmo, row, &v);
+        editor__gizmo_write(&w->components.gizmo, row, v);
     }
     if (w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
     return true;
 }
 
-bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+static EDITOR__COLD bool editor__gizmo_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE ||
-        !editor__gizmo_insert(w, e, &v))
+        !editor__gizmo_insert(w, e, v))
         return false;
     if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
     return true;
 }
 
-bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
+    editor__gizmo_write(&w->components.gizmo, row, &v);
+    return true;
+}
+
+bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__gizmo_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
+           editor__gizmo_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__gizmo_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_gizmo(w, e)) return false;
     if (w->hooks.gizmo.on_remove) {
         w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
         if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.gizmo.set, e);
     }
+    editor__gizmo_erase(w, e, ecs_sparse_row(&w->components.gizmo.set, e));
+    return true;
+}
+
+bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__gizmo_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) return false;
     editor__gizmo_erase(w, e, row);
     return true;
 }

@@ -1106,10 +1106,16 @@ bool game_apply_deferred(game_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define GAME__COLD __attribute__((noinline, cold))
+#else
+#define GAME__COLD
+#endif
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
-static void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
+static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
     if (desc->position && w->hooks.position.on_add && game_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
     if (desc->velocity && w->hooks.velocity.on_add && game_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     if (desc->health && w->hooks.health.on_add && game_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
@@ -1126,7 +1132,7 @@ static void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
-static void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
+static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
     if (w->hooks.position.on_remove && game_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
     if (w->hooks.velocity.on_remove && game_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
     if (w->hooks.health.on_remove && game_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
@@ -1414,326 +1420,550 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+static GAME__COLD bool game__position_set_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, &v)) return false;
+        if (!game__position_insert(w, e, v)) return false;
         game__position_added(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
-        game__position_write(&w->components.position, row, &v);
+        game__position_write(&w->components.position, row, v);
     }
     if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
-bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !game__position_insert(w, e, &v))
+        !game__position_insert(w, e, v))
         return false;
     game__position_added(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
-bool game_remove_position(game_world_t *w, ecs_entity_t e) {
+bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__position_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!game__position_insert(w, e, &v)) return false;
+        game__position_added(w, e);
+        return true;
+    }
+    game__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__position_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !game__position_insert(w, e, &v))
+        return false;
+    game__position_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__position_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_position(w, e)) return false;
     if (w->hooks.position.on_remove) {
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!game_has_position(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.position.set, e);
     }
+    game__position_removing(w, e);
+    game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
+bool game_remove_position(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__position_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     game__position_erase(w, e, row);
     return true;
 }
 
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+static GAME__COLD bool game__velocity_set_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, &v)) return false;
+        if (!game__velocity_insert(w, e, v)) return false;
         game__velocity_added(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
-        game__velocity_write(&w->components.velocity, row, &v);
+        game__velocity_write(&w->components.velocity, row, v);
     }
     if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !game__velocity_insert(w, e, &v))
+        !game__velocity_insert(w, e, v))
         return false;
     game__velocity_added(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
+bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__velocity_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!game__velocity_insert(w, e, &v)) return false;
+        game__velocity_added(w, e);
+        return true;
+    }
+    game__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__velocity_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !game__velocity_insert(w, e, &v))
+        return false;
+    game__velocity_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__velocity_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_velocity(w, e)) return false;
     if (w->hooks.velocity.on_remove) {
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!game_has_velocity(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.velocity.set, e);
     }
+    game__velocity_removing(w, e);
+    game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
+bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__velocity_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     game__velocity_erase(w, e, row);
     return true;
 }
 
-bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+static GAME__COLD bool game__health_set_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__health_insert(w, e, &v)) return false;
+        if (!game__health_insert(w, e, v)) return false;
         if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     } else {
-        game__health_write(&w->components.health, row, &v);
+        game__health_write(&w->components.health, row, v);
     }
     if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
-bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+static GAME__COLD bool game__health_add_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !game__health_insert(w, e, &v))
+        !game__health_insert(w, e, v))
         return false;
     if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
-bool game_remove_health(game_world_t *w, ecs_entity_t e) {
+bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__health_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
+    game__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__health_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           game__health_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__health_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_health(w, e)) return false;
     if (w->hooks.health.on_remove) {
         w->hooks.health.on_remove(w, e, w->hooks.health.user);
         if (!game_has_health(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.health.set, e);
     }
+    game__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
+bool game_remove_health(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__health_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__health_erase(w, e, row);
     return true;
 }
 
-bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+static GAME__COLD bool game__name_set_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__name_insert(w, e, &v)) return false;
+        if (!game__name_insert(w, e, v)) return false;
         if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     } else {
-        game__name_write(&w->components.name, row, &v);
+        game__name_write(&w->components.name, row, v);
     }
     if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
-bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+static GAME__COLD bool game__name_add_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !game__name_insert(w, e, &v))
+        !game__name_insert(w, e, v))
         return false;
     if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
-bool game_remove_name(game_world_t *w, ecs_entity_t e) {
+bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__name_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
+    game__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__name_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           game__name_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__name_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_name(w, e)) return false;
     if (w->hooks.name.on_remove) {
         w->hooks.name.on_remove(w, e, w->hooks.name.user);
         if (!game_has_name(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.name.set, e);
     }
+    game__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
+bool game_remove_name(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__name_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__name_erase(w, e, row);
     return true;
 }
 
-bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+static GAME__COLD bool game__target_set_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__target_insert(w, e, &v)) return false;
+        if (!game__target_insert(w, e, v)) return false;
         if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     } else {
-        game__target_write(&w->components.target, row, &v);
+        game__target_write(&w->components.target, row, v);
     }
     if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
     return true;
 }
 
-bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+static GAME__COLD bool game__target_add_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
-        !game__target_insert(w, e, &v))
+        !game__target_insert(w, e, v))
         return false;
     if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     return true;
 }
 
-bool game_remove_target(game_world_t *w, ecs_entity_t e) {
+bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__target_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
+    game__target_write(&w->components.target, row, &v);
+    return true;
+}
+
+bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__target_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
+           game__target_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__target_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_target(w, e)) return false;
     if (w->hooks.target.on_remove) {
         w->hooks.target.on_remove(w, e, w->hooks.target.user);
         if (!game_has_target(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.target.set, e);
     }
+    game__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
+bool game_remove_target(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__target_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__target_erase(w, e, row);
     return true;
 }
 
-bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+static GAME__COLD bool game__cargo_set_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__cargo_insert(w, e, &v)) return false;
+        if (!game__cargo_insert(w, e, v)) return false;
         if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
     } else {
-        game__cargo_write(&w->components.cargo, row, &v);
+        game__cargo_write(&w->components.cargo, row, v);
     }
     if (w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
     return true;
 }
 
-bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+static GAME__COLD bool game__cargo_add_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE ||
-        !game__cargo_insert(w, e, &v))
+        !game__cargo_insert(w, e, v))
         return false;
     if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
     return true;
 }
 
-bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
+bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__cargo_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
+    game__cargo_write(&w->components.cargo, row, &v);
+    return true;
+}
+
+bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__cargo_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
+           game__cargo_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__cargo_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_cargo(w, e)) return false;
     if (w->hooks.cargo.on_remove) {
         w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
         if (!game_has_cargo(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.cargo.set, e);
     }
+    game__cargo_erase(w, e, ecs_sparse_row(&w->components.cargo.set, e));
+    return true;
+}
+
+bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__cargo_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__cargo_erase(w, e, row);
     return true;
 }
 
-bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+static GAME__COLD bool game__mood_set_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__mood_insert(w, e, &v)) return false;
+        if (!game__mood_insert(w, e, v)) return false;
         if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
     } else {
-        game__mood_write(&w->components.mood, row, &v);
+        game__mood_write(&w->components.mood, row, v);
     }
     if (w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
     return true;
 }
 
-bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+static GAME__COLD bool game__mood_add_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE ||
-        !game__mood_insert(w, e, &v))
+        !game__mood_insert(w, e, v))
         return false;
     if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
     return true;
 }
 
-bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
+bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__mood_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
+    game__mood_write(&w->components.mood, row, &v);
+    return true;
+}
+
+bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__mood_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
+           game__mood_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__mood_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_mood(w, e)) return false;
     if (w->hooks.mood.on_remove) {
         w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
         if (!game_has_mood(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.mood.set, e);
     }
+    game__mood_erase(w, e, ecs_sparse_row(&w->components.mood.set, e));
+    return true;
+}
+
+bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__mood_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__mood_erase(w, e, row);
     return true;
 }
 
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+static GAME__COLD bool game__lifetime_set_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, &v)) return false;
+        if (!game__lifetime_insert(w, e, v)) return false;
         game__lifetime_added(w, e);
         if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     } else {
-        game__lifetime_write(&w->components.lifetime, row, &v);
+        game__lifetime_write(&w->components.lifetime, row, v);
     }
     if (w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
     return true;
 }
 
-bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
-        !game__lifetime_insert(w, e, &v))
+        !game__lifetime_insert(w, e, v))
         return false;
     game__lifetime_added(w, e);
     if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     return true;
 }
 
-bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!game__lifetime_insert(w, e, &v)) return false;
+        game__lifetime_added(w, e);
+        return true;
+    }
+    game__lifetime_write(&w->components.lifetime, row, &v);
+    return true;
+}
+
+bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__lifetime_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
+        !game__lifetime_insert(w, e, &v))
+        return false;
+    game__lifetime_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__lifetime_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_lifetime(w, e)) return false;
     if (w->hooks.lifetime.on_remove) {
         w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
         if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.lifetime.set, e);
     }
+    game__lifetime_removing(w, e);
+    game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
+    return true;
+}
+
+bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__lifetime_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__lifetime_removing(w, e);
     row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
     game__lifetime_erase(w, e, row);
     return true;
 }
 
-bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+static GAME__COLD bool game__radius_set_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__radius_insert(w, e, &v)) return false;
+        if (!game__radius_insert(w, e, v)) return false;
         if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
     } else {
-        game__radius_write(&w->components.radius, row, &v);
+        game__radius_write(&w->components.radius, row, v);
     }
     if (w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
     return true;
 }
 
-bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+static GAME__COLD bool game__radius_add_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE ||
-        !game__radius_insert(w, e, &v))
+        !game__radius_insert(w, e, v))
         return false;
     if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
     return true;
 }
 
-bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
+bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__radius_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
+    game__radius_write(&w->components.radius, row, &v);
+    return true;
+}
+
+bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__radius_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
+           game__radius_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__radius_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_radius(w, e)) return false;
     if (w->hooks.radius.on_remove) {
         w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
         if (!game_has_radius(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.radius.set, e);
     }
+    game__radius_erase(w, e, ecs_sparse_row(&w->components.radius.set, e));
+    return true;
+}
+
+bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__radius_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__radius_erase(w, e, row);
     return true;
 }
 
-bool game_add_player(game_world_t *w, ecs_entity_t e) {
+static GAME__COLD bool game__player_add_hooked(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
         !game__player_insert(w, e))
         return false;
@@ -1741,20 +1971,33 @@ bool game_add_player(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool game_add_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           game__player_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__player_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_player(w, e)) return false;
     if (w->hooks.player.on_remove) {
         w->hooks.player.on_remove(w, e, w->hooks.player.user);
         if (!game_has_player(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.player.set, e);
     }
+    game__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
+bool game_remove_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__player_erase(w, e, row);
     return true;
 }
 
-bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
+static GAME__COLD bool game__asteroid_add_hooked(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE ||
         !game__asteroid_insert(w, e))
         return false;
@@ -1762,20 +2005,33 @@ bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
+           game__asteroid_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__asteroid_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_asteroid(w, e)) return false;
     if (w->hooks.asteroid.on_remove) {
         w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
         if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.asteroid.set, e);
     }
+    game__asteroid_erase(w, e, ecs_sparse_row(&w->components.asteroid.set, e));
+    return true;
+}
+
+bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__asteroid_erase(w, e, row);
     return true;
 }
 
-bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
+static GAME__COLD bool game__bullet_add_hooked(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE ||
         !game__bullet_insert(w, e))
         return false;
@@ -1783,20 +2039,33 @@ bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
+           game__bullet_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__bullet_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_bullet(w, e)) return false;
     if (w->hooks.bullet.on_remove) {
         w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
         if (!game_has_bullet(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.bullet.set, e);
     }
+    game__bullet_erase(w, e, ecs_sparse_row(&w->components.bullet.set, e));
+    return true;
+}
+
+bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__bullet_erase(w, e, row);
     return true;
 }
 
-bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
+static GAME__COLD bool game__frozen_add_hooked(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e))
         return false;
@@ -1805,15 +2074,32 @@ bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_add_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
+        !game__frozen_insert(w, e))
+        return false;
+    game__frozen_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__frozen_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_frozen(w, e)) return false;
     if (w->hooks.frozen.on_remove) {
         w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
         if (!game_has_frozen(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.frozen.set, e);
     }
+    game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
+    game__frozen_removed(w, e);
+    return true;
+}
+
+bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
+    if (row == ECS_ROW_NONE) return false;
     game__frozen_erase(w, e, row);
     game__frozen_removed(w, e);
     return true;

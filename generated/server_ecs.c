@@ -831,10 +831,16 @@ bool server_apply_deferred(server_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define SERVER__COLD __attribute__((noinline, cold))
+#else
+#define SERVER__COLD
+#endif
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
-static void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
+static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
     if (desc->position && w->hooks.position.on_add && server_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
     if (desc->velocity && w->hooks.velocity.on_add && server_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     if (desc->health && w->hooks.health.on_add && server_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
@@ -846,7 +852,7 @@ static void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
-static void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
+static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
     if (w->hooks.position.on_remove && server_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
     if (w->hooks.velocity.on_remove && server_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
     if (w->hooks.health.on_remove && server_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
@@ -1030,152 +1036,258 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+static SERVER__COLD bool server__position_set_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, &v)) return false;
+        if (!server__position_insert(w, e, v)) return false;
         server__position_added(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
-        server__position_write(&w->components.position, row, &v);
+        server__position_write(&w->components.position, row, v);
     }
     if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
     return true;
 }
 
-bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !server__position_insert(w, e, &v))
+        !server__position_insert(w, e, v))
         return false;
     server__position_added(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
-bool server_remove_position(server_world_t *w, ecs_entity_t e) {
+bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__position_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!server__position_insert(w, e, &v)) return false;
+        server__position_added(w, e);
+        return true;
+    }
+    server__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__position_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !server__position_insert(w, e, &v))
+        return false;
+    server__position_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__position_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_position(w, e)) return false;
     if (w->hooks.position.on_remove) {
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!server_has_position(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.position.set, e);
     }
+    server__position_removing(w, e);
+    server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
+bool server_remove_position(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__position_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__position_removing(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     server__position_erase(w, e, row);
     return true;
 }
 
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+static SERVER__COLD bool server__velocity_set_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, &v)) return false;
+        if (!server__velocity_insert(w, e, v)) return false;
         server__velocity_added(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
-        server__velocity_write(&w->components.velocity, row, &v);
+        server__velocity_write(&w->components.velocity, row, v);
     }
     if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !server__velocity_insert(w, e, &v))
+        !server__velocity_insert(w, e, v))
         return false;
     server__velocity_added(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
-bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
+bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__velocity_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) {
+        if (!server__velocity_insert(w, e, &v)) return false;
+        server__velocity_added(w, e);
+        return true;
+    }
+    server__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__velocity_add_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !server__velocity_insert(w, e, &v))
+        return false;
+    server__velocity_added(w, e);
+    return true;
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__velocity_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_velocity(w, e)) return false;
     if (w->hooks.velocity.on_remove) {
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!server_has_velocity(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.velocity.set, e);
     }
+    server__velocity_removing(w, e);
+    server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
+bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__velocity_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__velocity_removing(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     server__velocity_erase(w, e, row);
     return true;
 }
 
-bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+static SERVER__COLD bool server__health_set_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__health_insert(w, e, &v)) return false;
+        if (!server__health_insert(w, e, v)) return false;
         if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     } else {
-        server__health_write(&w->components.health, row, &v);
+        server__health_write(&w->components.health, row, v);
     }
     if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
     return true;
 }
 
-bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+static SERVER__COLD bool server__health_add_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !server__health_insert(w, e, &v))
+        !server__health_insert(w, e, v))
         return false;
     if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
-bool server_remove_health(server_world_t *w, ecs_entity_t e) {
+bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__health_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
+    server__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__health_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           server__health_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__health_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_health(w, e)) return false;
     if (w->hooks.health.on_remove) {
         w->hooks.health.on_remove(w, e, w->hooks.health.user);
         if (!server_has_health(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.health.set, e);
     }
+    server__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
+bool server_remove_health(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__health_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__health_erase(w, e, row);
     return true;
 }
 
-bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+static SERVER__COLD bool server__name_set_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__name_insert(w, e, &v)) return false;
+        if (!server__name_insert(w, e, v)) return false;
         if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     } else {
-        server__name_write(&w->components.name, row, &v);
+        server__name_write(&w->components.name, row, v);
     }
     if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
     return true;
 }
 
-bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+static SERVER__COLD bool server__name_add_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !server__name_insert(w, e, &v))
+        !server__name_insert(w, e, v))
         return false;
     if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
-bool server_remove_name(server_world_t *w, ecs_entity_t e) {
+bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__name_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
+    server__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__name_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           server__name_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__name_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_name(w, e)) return false;
     if (w->hooks.name.on_remove) {
         w->hooks.name.on_remove(w, e, w->hooks.name.user);
         if (!server_has_name(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.name.set, e);
     }
+    server__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
+bool server_remove_name(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__name_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__name_erase(w, e, row);
     return true;
 }
 
-bool server_add_player(server_world_t *w, ecs_entity_t e) {
+static SERVER__COLD bool server__player_add_hooked(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
         !server__player_insert(w, e))
         return false;
@@ -1183,88 +1295,145 @@ bool server_add_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_remove_player(server_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool server_add_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           server__player_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__player_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_player(w, e)) return false;
     if (w->hooks.player.on_remove) {
         w->hooks.player.on_remove(w, e, w->hooks.player.user);
         if (!server_has_player(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.player.set, e);
     }
+    server__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
+bool server_remove_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__player_erase(w, e, row);
     return true;
 }
 
-bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+static SERVER__COLD bool server__target_set_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__target_insert(w, e, &v)) return false;
+        if (!server__target_insert(w, e, v)) return false;
         if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     } else {
-        server__target_write(&w->components.target, row, &v);
+        server__target_write(&w->components.target, row, v);
     }
     if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
     return true;
 }
 
-bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+static SERVER__COLD bool server__target_add_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
-        !server__target_insert(w, e, &v))
+        !server__target_insert(w, e, v))
         return false;
     if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     return true;
 }
 
-bool server_remove_target(server_world_t *w, ecs_entity_t e) {
+bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__target_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
+    server__target_write(&w->components.target, row, &v);
+    return true;
+}
+
+bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__target_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
+           server__target_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__target_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_target(w, e)) return false;
     if (w->hooks.target.on_remove) {
         w->hooks.target.on_remove(w, e, w->hooks.target.user);
         if (!server_has_target(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.target.set, e);
     }
+    server__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
+bool server_remove_target(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__target_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__target_erase(w, e, row);
     return true;
 }
 
-bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+static SERVER__COLD bool server__connection_set_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__connection_insert(w, e, &v)) return false;
+        if (!server__connection_insert(w, e, v)) return false;
         if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
     } else {
-        server__connection_write(&w->components.connection, row, &v);
+        server__connection_write(&w->components.connection, row, v);
     }
     if (w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
     return true;
 }
 
-bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+static SERVER__COLD bool server__connection_add_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE ||
-        !server__connection_insert(w, e, &v))
+        !server__connection_insert(w, e, v))
         return false;
     if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
     return true;
 }
 
-bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
+bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__connection_set_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
+    server__connection_write(&w->components.connection, row, &v);
+    return true;
+}
+
+bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__connection_add_hooked(w, e, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
+           server__connection_insert(w, e, &v);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__connection_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_connection(w, e)) return false;
     if (w->hooks.connection.on_remove) {
         w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
         if (!server_has_connection(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.connection.set, e);
     }
+    server__connection_erase(w, e, ecs_sparse_row(&w->components.connection.set, e));
+    return true;
+}
+
+bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__connection_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__connection_erase(w, e, row);
     return true;
 }
 
-bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
+static SERVER__COLD bool server__replicated_add_hooked(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE ||
         !server__replicated_insert(w, e))
         return false;
@@ -1272,15 +1441,28 @@ bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
-    if (row == ECS_ROW_NONE) return false;
+bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_add_hooked(w, e);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
+           server__replicated_insert(w, e);
+}
+
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__replicated_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_replicated(w, e)) return false;
     if (w->hooks.replicated.on_remove) {
         w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
         if (!server_has_replicated(w, e)) return true; /* a hook removed it */
-        row = ecs_sparse_row(&w->components.replicated.set, e);
     }
+    server__replicated_erase(w, e, ecs_sparse_row(&w->components.replicated.set, e));
+    return true;
+}
+
+bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_remove_hooked(w, e);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
+    if (row == ECS_ROW_NONE) return false;
     server__replicated_erase(w, e, row);
     return true;
 }

@@ -202,6 +202,10 @@ class Component:
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
+        # add, set and remove when some hook is set (out of line: the usual path stays as it was)
+        self.add_hooked_fn = names.internal(name, "add", "hooked")
+        self.set_hooked_fn = names.internal(name, "set", "hooked")
+        self.remove_hooked_fn = names.internal(name, "remove", "hooked")
         self.insert_fn = names.internal(name, "insert")
         self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
@@ -452,6 +456,7 @@ class Schema:
         self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
         self.hooks_changed_fn = self.names.internal("hooks", "changed")
+        self.cold_macro = self.upper_internal("COLD")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
