@@ -31,14 +31,11 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    EDITOR__CHANGED(w, "add position");
     return true;
 }
 
 static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -99,14 +96,11 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    EDITOR__CHANGED(w, "add velocity");
     return true;
 }
 
 static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -167,14 +161,11 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    EDITOR__CHANGED(w, "add health");
     return true;
 }
 
 static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -207,14 +198,11 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    EDITOR__CHANGED(w, "add name");
     return true;
 }
 
 static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -238,14 +226,11 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    EDITOR__CHANGED(w, "add player");
     return true;
 }
 
 static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -266,14 +251,11 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    EDITOR__CHANGED(w, "add selected");
     return true;
 }
 
 static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
@@ -304,14 +286,11 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    EDITOR__CHANGED(w, "add gizmo");
     return true;
 }
 
 static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -482,10 +461,6 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
-#if EDITOR_CHECKS
-    v.checks__ = &w->checks__;
-    v.changes__ = w->checks__.changes;
-#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -667,7 +642,6 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool editor_apply_deferred(editor_world_t *w) {
-    EDITOR__CHECK_NO_LOOP(w, "editor_apply_deferred() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         editor__command_t c = w->deferred.commands[k];
@@ -752,6 +726,91 @@ bool editor_apply_deferred(editor_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define EDITOR__COLD __attribute__((noinline, cold))
+#else
+#define EDITOR__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && editor_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && editor_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && editor_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && editor_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && editor_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->selected && w->hooks.selected.on_add && editor_has_selected(w, e)) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    if (desc->gizmo && w->hooks.gizmo.on_add && editor_has_gizmo(w, e)) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && editor_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && editor_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && editor_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && editor_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && editor_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.selected.on_remove && editor_has_selected(w, e)) w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+    if (w->hooks.gizmo.on_remove && editor_has_gizmo(w, e)) w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void editor__hooks_changed(editor_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set) w->hooks.any__ = true;
+    if (w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set) w->hooks.any__ = true;
+}
+
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.selected = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.gizmo = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 editor_world_t *editor_world_new(void) {
@@ -762,7 +821,6 @@ editor_world_t *editor_world_new(void) {
 
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
-    EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     editor__position_fini(&w->components.position);
     editor__velocity_fini(&w->components.velocity);
     editor__health_fini(&w->components.health);
@@ -792,6 +850,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     editor__groups_spawned(w, e);
+    if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     editor_destroy(w, e);
@@ -799,24 +858,51 @@ out_of_memory:
 }
 
 ecs_entity_t editor_spawn_ship(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(editor_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(editor_health_t){ .current = 0, .max = 100 },
         .name = &(editor_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_spawn_point_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .gizmo = &(editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f },
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (editor__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     editor__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -837,24 +923,47 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+static EDITOR__COLD bool editor__position_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__position_insert(w, e, v)) return false;
         editor__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        editor__position_write(&w->components.position, row, v);
     }
-    editor__position_write(&w->components.position, row, v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !editor__position_insert(w, e, v))
+        return false;
+    editor__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__position_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__position_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__position_insert(w, e, &v)) return false;
+        editor__position_added(w, e);
+        return true;
+    }
+    editor__position_write(&w->components.position, row, &v);
+    return true;
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
@@ -862,7 +971,20 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__position_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!editor_has_position(w, e)) return true; /* a hook removed it */
+    }
+    editor__position_removing(w, e);
+    editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -872,23 +994,44 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+static EDITOR__COLD bool editor__velocity_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__velocity_insert(w, e, v)) return false;
         editor__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        editor__velocity_write(&w->components.velocity, row, v);
     }
-    editor__velocity_write(&w->components.velocity, row, v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !editor__velocity_insert(w, e, v))
+        return false;
+    editor__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__velocity_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__velocity_insert(w, e, &v)) return false;
+        editor__velocity_added(w, e);
+        return true;
+    }
+    editor__velocity_write(&w->components.velocity, row, &v);
+    return true;
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
@@ -896,7 +1039,20 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__velocity_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    editor__velocity_removing(w, e);
+    editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -906,24 +1062,55 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool editor__health_set_from(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+static EDITOR__COLD bool editor__health_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, v);
-    editor__health_write(&w->components.health, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        editor__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__health_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !editor__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__health_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__health_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
+    editor__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            editor__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__health_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!editor_has_health(w, e)) return true; /* a hook removed it */
+    }
+    editor__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -931,24 +1118,55 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool editor__name_set_from(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+static EDITOR__COLD bool editor__name_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, v);
-    editor__name_write(&w->components.name, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        editor__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__name_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !editor__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__name_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__name_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
+    editor__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            editor__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__name_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!editor_has_name(w, e)) return true; /* a hook removed it */
+    }
+    editor__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -956,12 +1174,33 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__player_add_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !editor__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            editor__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__player_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!editor_has_player(w, e)) return true; /* a hook removed it */
+    }
+    editor__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -969,12 +1208,33 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__selected_add_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE ||
+        !editor__selected_insert(w, e))
+        return false;
+    if (w->hooks.selected.on_add) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    return true;
+}
+
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
            editor__selected_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__selected_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_selected(w, e)) return false;
+    if (w->hooks.selected.on_remove) {
+        w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+        if (!editor_has_selected(w, e)) return true; /* a hook removed it */
+    }
+    editor__selected_erase(w, e, ecs_sparse_row(&w->components.selected.set, e));
+    return true;
+}
+
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -982,24 +1242,55 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool editor__gizmo_set_from(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+static EDITOR__COLD bool editor__gizmo_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, v);
-    editor__gizmo_write(&w->components.gizmo, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__gizmo_insert(w, e, v)) return false;
+        if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    } else {
+        editor__gizmo_write(&w->components.gizmo, row, v);
+    }
+    if (w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__gizmo_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE ||
+        !editor__gizmo_insert(w, e, v))
+        return false;
+    if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
     return true;
 }
 
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__gizmo_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
+    editor__gizmo_write(&w->components.gizmo, row, &v);
+    return true;
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__gizmo_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
            editor__gizmo_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__gizmo_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_gizmo(w, e)) return false;
+    if (w->hooks.gizmo.on_remove) {
+        w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+        if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
+    }
+    editor__gizmo_erase(w, e, ecs_sparse_row(&w->components.gizmo.set, e));
+    return true;
+}
+
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__gizmo_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1013,11 +1304,11 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 
 static const char *const editor__position_keys[] = { "x", "y" };
 
-static cJSON *editor__position_to_json(const editor_position_pool_t *p, uint32_t row) {
+static cJSON *editor__position_to_json(const editor_position_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1026,7 +1317,7 @@ fail:
 
 static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
     if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
+    *out = EDITOR_POSITION_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1044,11 +1335,11 @@ static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
 
-static cJSON *editor__velocity_to_json(const editor_velocity_pool_t *p, uint32_t row) {
+static cJSON *editor__velocity_to_json(const editor_velocity_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1057,7 +1348,7 @@ fail:
 
 static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
+    *out = EDITOR_VELOCITY_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1075,11 +1366,11 @@ static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor
 
 static const char *const editor__health_keys[] = { "current", "max" };
 
-static cJSON *editor__health_to_json(const editor_health_pool_t *p, uint32_t row) {
+static cJSON *editor__health_to_json(const editor_health_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1088,8 +1379,7 @@ fail:
 
 static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
     if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
+    *out = EDITOR_HEALTH_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -1107,10 +1397,10 @@ static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_h
 
 static const char *const editor__name_keys[] = { "value" };
 
-static cJSON *editor__name_to_json(const editor_name_pool_t *p, uint32_t row) {
+static cJSON *editor__name_to_json(const editor_name_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1119,7 +1409,7 @@ fail:
 
 static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
     if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
+    *out = EDITOR_NAME_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1134,11 +1424,11 @@ static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "
 
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
 
-static cJSON *editor__gizmo_to_json(const editor_gizmo_pool_t *p, uint32_t row) {
+static cJSON *editor__gizmo_to_json(const editor_gizmo_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "kind", ecs_json_from_enum(p->kind[row], editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
-    if (!ecs_json_put(o, "size", ecs_json_from_f32(p->size[row]))) goto fail;
+    if (!ecs_json_put(o, "kind", ecs_json_from_enum(v->kind, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
+    if (!ecs_json_put(o, "size", ecs_json_from_f32(v->size))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1147,8 +1437,7 @@ fail:
 
 static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
     if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
-    memset(out, 0, sizeof *out);
-    out->size = 1.0f;
+    *out = EDITOR_GIZMO_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "kind"))) {
@@ -1194,29 +1483,32 @@ static const char *const editor__json__entity_keys[] = { "id", "position", "velo
 static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", editor__position_to_json(&w->components.position, row)))
-                    goto fail;
+                if (editor_has_position(w, e)) {
+                    editor_position_t v = editor_get_position(w, e);
+                    if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
+                }
                 break;
             case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", editor__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
+                if (editor_has_velocity(w, e)) {
+                    editor_velocity_t v = editor_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
+                }
                 break;
             case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", editor__health_to_json(&w->components.health, row)))
-                    goto fail;
+                if (editor_has_health(w, e)) {
+                    editor_health_t v = editor_get_health(w, e);
+                    if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
+                }
                 break;
             case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", editor__name_to_json(&w->components.name, row)))
-                    goto fail;
+                if (editor_has_name(w, e)) {
+                    editor_name_t v = editor_get_name(w, e);
+                    if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
+                }
                 break;
             case 4:
                 if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
@@ -1225,9 +1517,10 @@ static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
                 if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
                 break;
             case 6:
-                if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "gizmo", editor__gizmo_to_json(&w->components.gizmo, row)))
-                    goto fail;
+                if (editor_has_gizmo(w, e)) {
+                    editor_gizmo_t v = editor_get_gizmo(w, e);
+                    if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
+                }
                 break;
             }
         }
@@ -1272,41 +1565,35 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union editor__json__scratch {
-    editor_position_t position;
-    editor_velocity_t velocity;
-    editor_health_t health;
-    editor_name_t name;
-    editor_gizmo_t gizmo;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e, union editor__json__scratch *v) {
+static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        if (!editor__position_from_json(c, item, &v->position)) return false;
-        if (w && !editor__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
+        editor_position_t v;
+        if (!editor__position_from_json(c, item, &v)) return false;
+        if (w && !editor_set_position(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        if (!editor__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !editor__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
+        editor_velocity_t v;
+        if (!editor__velocity_from_json(c, item, &v)) return false;
+        if (w && !editor_set_velocity(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        if (!editor__health_from_json(c, item, &v->health)) return false;
-        if (w && !editor__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
+        editor_health_t v;
+        if (!editor__health_from_json(c, item, &v)) return false;
+        if (w && !editor_set_health(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        if (!editor__name_from_json(c, item, &v->name)) return false;
-        if (w && !editor__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
+        editor_name_t v;
+        if (!editor__name_from_json(c, item, &v)) return false;
+        if (w && !editor_set_name(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -1323,8 +1610,9 @@ static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "gizmo"))) {
         mark = ecs_json_enter(c, "gizmo");
-        if (!editor__gizmo_from_json(c, item, &v->gizmo)) return false;
-        if (w && !editor__gizmo_set_from(w, e, &v->gizmo)) return ecs_json_oom(c);
+        editor_gizmo_t v;
+        if (!editor__gizmo_from_json(c, item, &v)) return false;
+        if (w && !editor_set_gizmo(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1338,19 +1626,14 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union editor__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
-        ecs_free(ids);
-        ecs_free(v);
-        return ecs_json_oom(c);
-    }
+    if (!ids) return ecs_json_oom(c);
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1360,16 +1643,14 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!editor__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!editor__json__entity_from(c, o, w, ids[k])) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
     return false;
 }
 
@@ -1420,7 +1701,6 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     const editor_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
-    EDITOR__CHECK_NO_LOOP(w, "editor_world_from_json() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1430,16 +1710,11 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
-               * byte (with its singletons a world may be larger than the stack) */
-        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
-        for (size_t k = 0; k < sizeof *w; k++) {
-            unsigned char t = a[k];
-            a[k] = b[k];
-            b[k] = t;
-        }
-        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
-        EDITOR__CHANGED(w, "load");
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        editor_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     editor_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1472,32 +1747,32 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t editor__position_hash(uint64_t h, const editor_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t editor__position_hash(uint64_t h, const editor_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t editor__health_hash(uint64_t h, const editor_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
+static uint64_t editor__health_hash(uint64_t h, const editor_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
     return h;
 }
 
-static uint64_t editor__name_hash(uint64_t h, const editor_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
+static uint64_t editor__name_hash(uint64_t h, const editor_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
     return h;
 }
 
-static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->kind[row]);
-    h = ecs_hash_f32(h, p->size[row]);
+static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->kind);
+    h = ecs_hash_f32(h, v->size);
     return h;
 }
 
@@ -1510,33 +1785,46 @@ uint64_t editor_world_hash(const editor_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = editor__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
+                    if (editor_has_position(w, e)) {
+                        editor_position_t v = editor_get_position(w, e);
+                        h = editor__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
+                    if (editor_has_velocity(w, e)) {
+                        editor_velocity_t v = editor_get_velocity(w, e);
+                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = editor__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
+                    if (editor_has_health(w, e)) {
+                        editor_health_t v = editor_get_health(w, e);
+                        h = editor__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = editor__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
+                    if (editor_has_name(w, e)) {
+                        editor_name_t v = editor_get_name(w, e);
+                        h = editor__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 4:
-                    if (editor_has_player(w, e)) h = ecs_hash_mix(h, pool);
+                    if (editor_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 5:
-                    if (editor_has_selected(w, e)) h = ecs_hash_mix(h, pool);
+                    if (editor_has_selected(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 6:
-                    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE)
-                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &w->components.gizmo, row);
+                    if (editor_has_gizmo(w, e)) {
+                        editor_gizmo_t v = editor_get_gizmo(w, e);
+                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 }
             }

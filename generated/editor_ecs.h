@@ -18,25 +18,6 @@
 #error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
-/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
- * macro loop, a structural change inside a view loop, ...): a message naming the call,
- * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
- * define EDITOR_CHECKS as 0 or 1 before including this header to choose. Off, they cost
- * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
- * left by break, return or goto; not by longjmp). */
-#ifndef EDITOR_CHECKS
-#if defined(NDEBUG) || defined(__OPTIMIZE__)
-#define EDITOR_CHECKS 0
-#else
-#define EDITOR_CHECKS 1
-#endif
-#endif
-#if EDITOR_CHECKS && defined(__GNUC__)
-#define EDITOR__LOOP_CHECKS 1
-#else
-#define EDITOR__LOOP_CHECKS 0
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -148,6 +129,15 @@ typedef struct {
     uint32_t capacity;
 } editor__selection_scratch_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct editor_world;
+typedef void (*editor_hook_fn_t)(struct editor_world *w, ecs_entity_t e, void *user);
+typedef struct editor_hooks {
+    editor_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} editor_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -183,6 +173,18 @@ typedef struct editor_world {
     struct {
         editor__selection_scratch_t selection;
     } scratch;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        editor_hooks_t position;
+        editor_hooks_t velocity;
+        editor_hooks_t health;
+        editor_hooks_t name;
+        editor_hooks_t player;
+        editor_hooks_t selected;
+        editor_hooks_t gizmo;
+    } hooks;
     /* Changes recorded to be made later (editor_apply_deferred). */
     struct {
         editor__command_t *commands;
@@ -190,27 +192,7 @@ typedef struct editor_world {
         editor__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
-    ecs_checks_t checks__; /* for EDITOR_CHECKS (the same layout whether they are on or off) */
 } editor_world_t;
-
-/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
- * never allowed inside one, a view used after a structural change. */
-#if EDITOR_CHECKS
-#define EDITOR__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
-#define EDITOR__CHECK_VIEW(v, what) \
-    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
-#else
-#define EDITOR__CHANGED(w, what) ((void)0)
-#define EDITOR__CHECK_VIEW(v, what) ((void)0)
-#endif
-#if EDITOR__LOOP_CHECKS
-#define EDITOR__CHECK_ERASE(w, e, what) \
-    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
-#define EDITOR__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
-#else
-#define EDITOR__CHECK_ERASE(w, e, what) ((void)0)
-#define EDITOR__CHECK_NO_LOOP(w, what) ((void)0)
-#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -233,10 +215,14 @@ typedef struct editor_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
-/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. */
+/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_ship(editor_world_t *w);
-/* Prefab spawn_point: as editor_spawn, with position, gizmo. */
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
+/* Prefab spawn_point: as editor_spawn, with position, gizmo. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w);
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool editor_destroy(editor_world_t *w, ecs_entity_t e);
@@ -250,6 +236,21 @@ static inline bool editor_alive(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count(const editor_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* editor_on_<c>(w, &(editor_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every editor_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
+ * editor_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -267,6 +268,8 @@ static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
@@ -303,6 +306,8 @@ static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
@@ -339,6 +344,8 @@ static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
@@ -375,6 +382,8 @@ static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
@@ -409,6 +418,8 @@ static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_player(const editor_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_player(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
 
@@ -421,6 +432,8 @@ static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_selected(const editor_world_t *w) {
     return w->components.selected.set.count;
 }
+/* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
 
@@ -433,6 +446,8 @@ static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
+/* Sets gizmo's hooks (NULL: none). */
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);
@@ -506,8 +521,11 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); EDITOR_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
- *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * entities that have x or y. In body, it.id is the entity and EDITOR_FIELD(it, a, f) is field f
+ * of its component a (an lvalue), EDITOR_ROW(it, a) its row in pool a:
+ *     EDITOR_FIELD(it, position, x) += EDITOR_FIELD(it, velocity, x) * dt;
+ * A component the loop does not name, or another loop's iterator, does not compile there,
+ * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -530,60 +548,35 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
 
 typedef struct editor_iter {
     ecs_entity_t id;
-    uint32_t position;
-    uint32_t velocity;
-    uint32_t health;
-    uint32_t name;
-    uint32_t player;
-    uint32_t selected;
-    uint32_t gizmo;
+    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } selected; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } gizmo; /* a type of its own: rows of two pools do not mix */
     editor_world_t *world__;
     ecs_cursor_t cursor__;
-    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
-    ecs_check_loop_t loop__; /* EDITOR__LOOP_CHECKS: this loop in the world's list of running loops */
 } editor_iter_t;
 
-/* EDITOR__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
- * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
- * attribute. */
-#if EDITOR__LOOP_CHECKS
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
-#endif
-static inline ecs_check_loop_t editor__loop_enter(editor_world_t *w, const ecs_check_loop_t *self) {
-    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
-    w->checks__.loops = self;
-    return loop;
-}
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic pop
-#endif
-static inline void editor__loop_leave(editor_iter_t *it) {
-    it->world__->checks__.loops = it->loop__.outer;
-}
-#define EDITOR__LOOP_SCOPE __attribute__((cleanup(editor__loop_leave)))
-#define EDITOR__LOOP_OUTER(w, it) editor__loop_enter((w), &(it).loop__)
-#define EDITOR__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
-#else
-#define EDITOR__LOOP_SCOPE
-#define EDITOR__LOOP_OUTER(w, it) { ECS_NULL, NULL }
-#define EDITOR__LOOP_AT(it) true
-#endif
-
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (EDITOR__LOOP_SCOPE editor_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (editor_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .player = { 0 }, .selected = { 0 }, .gizmo = { 0 }, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = EDITOR__LOOP_OUTER(w, it) }; \
-         editor__step(&it);)                                                                  \
-        for (; it.n__ > it.lo__; it.n__--)                                                      \
-            if (!(EDITOR__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
-                  : (ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !EDITOR__LOOP_AT(&it)) {} else
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_PP_MAP(EDITOR__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(EDITOR__USE, ECS_PP_COMMA, it, __VA_ARGS__), editor__step(&it);)  \
+        if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \
     EDITOR_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(EDITOR__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
+#define EDITOR_ROW(it, c) ((it##__##c)->c.row)
+#define EDITOR__DECL(it, c) *const it##__##c = &it
+#define EDITOR__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)
@@ -594,26 +587,12 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 #define EDITOR__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
 #define EDITOR__WALK_selected(w__) ecs_walk_set(&(w__)->components.selected.set)
 #define EDITOR__WALK_gizmo(w__) ecs_walk_set(&(w__)->components.gizmo.set)
-/* A direct loop walks runs of positions that are every term's row: an owning group's packed
- * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
- * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
- * expression of the terms, so the compiler keeps one kind of loop body. */
-#define EDITOR__DIRECT(n, signature, ...) \
-    ((ECS_PP_MAP(EDITOR__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || EDITOR__GROUPED(n, signature))
-#define EDITOR__GROUPED(n, signature) (((n) == 2 && (signature) == UINT64_C(0x30786bee6e7b6dd7)))
-#define EDITOR__SLOT(ctx, c) EDITOR__SLOT_##c
-#define EDITOR__SLOT_position 0
-#define EDITOR__SLOT_velocity 0
-#define EDITOR__SLOT_health 0
-#define EDITOR__SLOT_name 0
-#define EDITOR__SLOT_player 0
-#define EDITOR__SLOT_selected 0
-#define EDITOR__SLOT_gizmo 0
-#define EDITOR__AT(it, c) ((it).c = (it).n__ - 1u)
-/* Otherwise each step is one entity, and each term's row is the cursor's own row when it
- * walks that term's pool, else a probe: the sparse set, or the slot mask. */
+/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
+ * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
+ * masks for every term's bit), else a probe: the sparse set, or the
+ * slot mask. */
 #define EDITOR__HAS(it, c) \
-    (((it).c = EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define EDITOR__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define EDITOR__ROW_velocity(w__, e__, cur__) \
@@ -648,32 +627,12 @@ static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t 
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
 }
-/* The loop's next run of positions (see EDITOR__DIRECT); false when done, or when the body
- * left the last run early (break). */
+/* The loop's next entity. A cursor on the entity slots means every component named has slot
+ * storage: scan the slot masks for the bits needed (free slots have none). */
 static inline bool editor__step(editor_iter_t *it) {
-    ecs_cursor_t *c = &it->cursor__;
-    if (it->n__ > it->lo__) return false;
-    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
-    if (c->aligned) { /* an owning group: all its rows in one run */
-        c->next = 0;
-        it->lo__ = 0;
-        it->n__ = i;
-        return i != 0;
-    }
-    if (!ecs_cursor_step(c, &it->id)) return false;
-    it->lo__ = c->next;
-    it->n__ = c->next + 1u;
-    return true;
+    return ecs_cursor_step(&it->cursor__, &it->id);
 }
-/* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
-#define EDITOR__NOT(it, c) EDITOR__NOT_##c((it).world__, (it).id)
-#define EDITOR__NOT_position(w__, e__) (ecs_sparse_row(&(w__)->components.position.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_velocity(w__, e__) (ecs_sparse_row(&(w__)->components.velocity.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_health(w__, e__) (ecs_sparse_row(&(w__)->components.health.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_name(w__, e__) (ecs_sparse_row(&(w__)->components.name.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_player(w__, e__) (ecs_sparse_row(&(w__)->components.player.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_selected(w__, e__) (ecs_sparse_row(&(w__)->components.selected.set, (e__)) == ECS_ROW_NONE)
-#define EDITOR__NOT_gizmo(w__, e__) (ecs_sparse_row(&(w__)->components.gizmo.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT(it, c) (EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: EDITOR_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */
@@ -711,10 +670,8 @@ typedef struct editor_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
-    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
-    uint64_t changes__;
 } editor_movement_view_t;
-#define EDITOR_MOVEMENT_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define EDITOR_MOVEMENT_ROW(v, c, i) (i)
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
@@ -723,11 +680,6 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
-#if EDITOR_CHECKS
-        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
-#else
-        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
-#endif
     };
 }
 
@@ -743,10 +695,8 @@ typedef struct editor_selection_view {
     struct {
         const uint32_t *position;
     } row__;
-    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
-    uint64_t changes__;
 } editor_selection_view_t;
-#define EDITOR_SELECTION_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
+#define EDITOR_SELECTION_ROW(v, c, i) ((v).row__.c[i])
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
 

@@ -31,14 +31,11 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    GAME__CHANGED(w, "add position");
     return true;
 }
 
 static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
-    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -99,14 +96,11 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    GAME__CHANGED(w, "add velocity");
     return true;
 }
 
 static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
-    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -167,14 +161,11 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    GAME__CHANGED(w, "add health");
     return true;
 }
 
 static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
-    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -207,14 +198,11 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    GAME__CHANGED(w, "add name");
     return true;
 }
 
 static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
-    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -245,14 +233,11 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    GAME__CHANGED(w, "add target");
     return true;
 }
 
 static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
-    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
@@ -286,14 +271,11 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    GAME__CHANGED(w, "add cargo");
     return true;
 }
 
 static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
-    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -326,14 +308,11 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    GAME__CHANGED(w, "add mood");
     return true;
 }
 
 static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
-    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -364,14 +343,11 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    GAME__CHANGED(w, "add lifetime");
     return true;
 }
 
 static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
     if (from == row) return;
@@ -421,14 +397,11 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
-    GAME__CHANGED(w, "add radius");
     return true;
 }
 
 static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
-    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
     if (from == row) return;
@@ -452,14 +425,11 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
-    GAME__CHANGED(w, "add player");
     return true;
 }
 
 static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
-    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
@@ -480,14 +450,11 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
-    GAME__CHANGED(w, "add asteroid");
     return true;
 }
 
 static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
-    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
@@ -508,14 +475,11 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
-    GAME__CHANGED(w, "add bullet");
     return true;
 }
 
 static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
-    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
@@ -536,14 +500,11 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
-    GAME__CHANGED(w, "add frozen");
     return true;
 }
 
 static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
-    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
@@ -1006,7 +967,6 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool game_apply_deferred(game_world_t *w) {
-    GAME__CHECK_NO_LOOP(w, "game_apply_deferred() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         game__command_t c = w->deferred.commands[k];
@@ -1145,18 +1105,156 @@ bool game_apply_deferred(game_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define GAME__COLD __attribute__((noinline, cold))
+#else
+#define GAME__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && game_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && game_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && game_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && game_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->target && w->hooks.target.on_add && game_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->cargo && w->hooks.cargo.on_add && game_has_cargo(w, e)) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    if (desc->mood && w->hooks.mood.on_add && game_has_mood(w, e)) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    if (desc->lifetime && w->hooks.lifetime.on_add && game_has_lifetime(w, e)) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    if (desc->radius && w->hooks.radius.on_add && game_has_radius(w, e)) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    if (desc->player && w->hooks.player.on_add && game_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->asteroid && w->hooks.asteroid.on_add && game_has_asteroid(w, e)) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    if (desc->bullet && w->hooks.bullet.on_add && game_has_bullet(w, e)) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    if (desc->frozen && w->hooks.frozen.on_add && game_has_frozen(w, e)) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && game_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && game_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && game_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && game_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.target.on_remove && game_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.cargo.on_remove && game_has_cargo(w, e)) w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+    if (w->hooks.mood.on_remove && game_has_mood(w, e)) w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+    if (w->hooks.lifetime.on_remove && game_has_lifetime(w, e)) w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+    if (w->hooks.radius.on_remove && game_has_radius(w, e)) w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+    if (w->hooks.player.on_remove && game_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.asteroid.on_remove && game_has_asteroid(w, e)) w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+    if (w->hooks.bullet.on_remove && game_has_bullet(w, e)) w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+    if (w->hooks.frozen.on_remove && game_has_frozen(w, e)) w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void game__hooks_changed(game_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set) w->hooks.any__ = true;
+    if (w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set) w->hooks.any__ = true;
+    if (w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set) w->hooks.any__ = true;
+    if (w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set) w->hooks.any__ = true;
+    if (w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set) w->hooks.any__ = true;
+    if (w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set) w->hooks.any__ = true;
+}
+
+void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.cargo = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.mood = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.lifetime = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.radius = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.asteroid = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.bullet = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.frozen = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 game_world_t *game_world_new(void) {
     game_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->singletons.clock.dt = 0.016666668f;
+    w->singletons.clock = GAME_CLOCK_DEFAULT;
     return w;
 }
 
 void game_world_free(game_world_t *w) {
     if (!w) return;
-    GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     game__position_fini(&w->components.position);
     game__velocity_fini(&w->components.velocity);
     game__health_fini(&w->components.health);
@@ -1196,6 +1294,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
     game__groups_spawned(w, e);
+    if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     game_destroy(w, e);
@@ -1203,7 +1302,11 @@ out_of_memory:
 }
 
 ecs_entity_t game_spawn_ship(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(game_health_t){ .current = 100, .max = 100 },
@@ -1211,31 +1314,85 @@ ecs_entity_t game_spawn_ship(game_world_t *w) {
         .mood = &(game_mood_t){ .state = GAME_MOOD_STATE_IDLE },
         .name = &(game_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_asteroid(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_asteroid_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .radius = &(game_radius_t){ .metres = 5.0f },
         .health = &(game_health_t){ .current = 30, .max = 30 },
         .asteroid = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_bullet(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_bullet_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .lifetime = &(game_lifetime_t){ .seconds = 2.0f },
         .radius = &(game_radius_t){ .metres = 0.2f },
         .bullet = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (game__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     game__group1_drop(w, e);
     game__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
@@ -1263,24 +1420,47 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+static GAME__COLD bool game__position_set_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__position_insert(w, e, v)) return false;
         game__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        game__position_write(&w->components.position, row, v);
     }
-    game__position_write(&w->components.position, row, v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !game__position_insert(w, e, v))
+        return false;
+    game__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__position_set_from(w, e, &v);
+    if (w->hooks.any__) return game__position_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__position_insert(w, e, &v)) return false;
+        game__position_added(w, e);
+        return true;
+    }
+    game__position_write(&w->components.position, row, &v);
+    return true;
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
@@ -1288,7 +1468,20 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__position_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!game_has_position(w, e)) return true; /* a hook removed it */
+    }
+    game__position_removing(w, e);
+    game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1298,23 +1491,44 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+static GAME__COLD bool game__velocity_set_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__velocity_insert(w, e, v)) return false;
         game__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        game__velocity_write(&w->components.velocity, row, v);
     }
-    game__velocity_write(&w->components.velocity, row, v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !game__velocity_insert(w, e, v))
+        return false;
+    game__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__velocity_set_from(w, e, &v);
+    if (w->hooks.any__) return game__velocity_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__velocity_insert(w, e, &v)) return false;
+        game__velocity_added(w, e);
+        return true;
+    }
+    game__velocity_write(&w->components.velocity, row, &v);
+    return true;
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
@@ -1322,7 +1536,20 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__velocity_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!game_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    game__velocity_removing(w, e);
+    game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1332,24 +1559,55 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__health_set_from(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+static GAME__COLD bool game__health_set_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, v);
-    game__health_write(&w->components.health, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        game__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static GAME__COLD bool game__health_add_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !game__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__health_set_from(w, e, &v);
+    if (w->hooks.any__) return game__health_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
+    game__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            game__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__health_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!game_has_health(w, e)) return true; /* a hook removed it */
+    }
+    game__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1357,24 +1615,55 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__name_set_from(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+static GAME__COLD bool game__name_set_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, v);
-    game__name_write(&w->components.name, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        game__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static GAME__COLD bool game__name_add_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !game__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__name_set_from(w, e, &v);
+    if (w->hooks.any__) return game__name_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
+    game__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            game__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__name_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!game_has_name(w, e)) return true; /* a hook removed it */
+    }
+    game__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1382,24 +1671,55 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__target_set_from(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+static GAME__COLD bool game__target_set_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, v);
-    game__target_write(&w->components.target, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__target_insert(w, e, v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        game__target_write(&w->components.target, row, v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
+    return true;
+}
+
+static GAME__COLD bool game__target_add_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !game__target_insert(w, e, v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     return true;
 }
 
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__target_set_from(w, e, &v);
+    if (w->hooks.any__) return game__target_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
+    game__target_write(&w->components.target, row, &v);
+    return true;
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__target_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            game__target_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__target_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_target(w, e)) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!game_has_target(w, e)) return true; /* a hook removed it */
+    }
+    game__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__target_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1407,24 +1727,55 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__cargo_set_from(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+static GAME__COLD bool game__cargo_set_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, v);
-    game__cargo_write(&w->components.cargo, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__cargo_insert(w, e, v)) return false;
+        if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    } else {
+        game__cargo_write(&w->components.cargo, row, v);
+    }
+    if (w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
+    return true;
+}
+
+static GAME__COLD bool game__cargo_add_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE ||
+        !game__cargo_insert(w, e, v))
+        return false;
+    if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
     return true;
 }
 
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__cargo_set_from(w, e, &v);
+    if (w->hooks.any__) return game__cargo_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
+    game__cargo_write(&w->components.cargo, row, &v);
+    return true;
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__cargo_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
            game__cargo_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__cargo_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_cargo(w, e)) return false;
+    if (w->hooks.cargo.on_remove) {
+        w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+        if (!game_has_cargo(w, e)) return true; /* a hook removed it */
+    }
+    game__cargo_erase(w, e, ecs_sparse_row(&w->components.cargo.set, e));
+    return true;
+}
+
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__cargo_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1432,24 +1783,55 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__mood_set_from(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+static GAME__COLD bool game__mood_set_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, v);
-    game__mood_write(&w->components.mood, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__mood_insert(w, e, v)) return false;
+        if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    } else {
+        game__mood_write(&w->components.mood, row, v);
+    }
+    if (w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
+    return true;
+}
+
+static GAME__COLD bool game__mood_add_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE ||
+        !game__mood_insert(w, e, v))
+        return false;
+    if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
     return true;
 }
 
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__mood_set_from(w, e, &v);
+    if (w->hooks.any__) return game__mood_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
+    game__mood_write(&w->components.mood, row, &v);
+    return true;
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__mood_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
            game__mood_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__mood_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_mood(w, e)) return false;
+    if (w->hooks.mood.on_remove) {
+        w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+        if (!game_has_mood(w, e)) return true; /* a hook removed it */
+    }
+    game__mood_erase(w, e, ecs_sparse_row(&w->components.mood.set, e));
+    return true;
+}
+
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__mood_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1457,23 +1839,44 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+static GAME__COLD bool game__lifetime_set_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__lifetime_insert(w, e, v)) return false;
         game__lifetime_added(w, e);
-        return true;
+        if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    } else {
+        game__lifetime_write(&w->components.lifetime, row, v);
     }
-    game__lifetime_write(&w->components.lifetime, row, v);
+    if (w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
+    return true;
+}
+
+static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
+        !game__lifetime_insert(w, e, v))
+        return false;
+    game__lifetime_added(w, e);
+    if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     return true;
 }
 
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__lifetime_set_from(w, e, &v);
+    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__lifetime_insert(w, e, &v)) return false;
+        game__lifetime_added(w, e);
+        return true;
+    }
+    game__lifetime_write(&w->components.lifetime, row, &v);
+    return true;
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__lifetime_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
@@ -1481,7 +1884,20 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__lifetime_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_lifetime(w, e)) return false;
+    if (w->hooks.lifetime.on_remove) {
+        w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+        if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
+    }
+    game__lifetime_removing(w, e);
+    game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
+    return true;
+}
+
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__lifetime_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1491,24 +1907,55 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool game__radius_set_from(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+static GAME__COLD bool game__radius_set_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, v);
-    game__radius_write(&w->components.radius, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!game__radius_insert(w, e, v)) return false;
+        if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    } else {
+        game__radius_write(&w->components.radius, row, v);
+    }
+    if (w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
+    return true;
+}
+
+static GAME__COLD bool game__radius_add_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE ||
+        !game__radius_insert(w, e, v))
+        return false;
+    if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
     return true;
 }
 
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__radius_set_from(w, e, &v);
+    if (w->hooks.any__) return game__radius_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
+    game__radius_write(&w->components.radius, row, &v);
+    return true;
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__radius_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
            game__radius_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__radius_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_radius(w, e)) return false;
+    if (w->hooks.radius.on_remove) {
+        w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+        if (!game_has_radius(w, e)) return true; /* a hook removed it */
+    }
+    game__radius_erase(w, e, ecs_sparse_row(&w->components.radius.set, e));
+    return true;
+}
+
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__radius_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1516,12 +1963,33 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__player_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !game__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            game__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__player_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!game_has_player(w, e)) return true; /* a hook removed it */
+    }
+    game__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1529,12 +1997,33 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__asteroid_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE ||
+        !game__asteroid_insert(w, e))
+        return false;
+    if (w->hooks.asteroid.on_add) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    return true;
+}
+
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
            game__asteroid_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__asteroid_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_asteroid(w, e)) return false;
+    if (w->hooks.asteroid.on_remove) {
+        w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+        if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
+    }
+    game__asteroid_erase(w, e, ecs_sparse_row(&w->components.asteroid.set, e));
+    return true;
+}
+
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1542,12 +2031,33 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__bullet_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE ||
+        !game__bullet_insert(w, e))
+        return false;
+    if (w->hooks.bullet.on_add) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    return true;
+}
+
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
            game__bullet_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__bullet_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_bullet(w, e)) return false;
+    if (w->hooks.bullet.on_remove) {
+        w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+        if (!game_has_bullet(w, e)) return true; /* a hook removed it */
+    }
+    game__bullet_erase(w, e, ecs_sparse_row(&w->components.bullet.set, e));
+    return true;
+}
+
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1555,7 +2065,17 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__frozen_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
+        !game__frozen_insert(w, e))
+        return false;
+    game__frozen_added(w, e);
+    if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+    return true;
+}
+
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_add_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e))
         return false;
@@ -1563,7 +2083,20 @@ bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__frozen_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_frozen(w, e)) return false;
+    if (w->hooks.frozen.on_remove) {
+        w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+        if (!game_has_frozen(w, e)) return true; /* a hook removed it */
+    }
+    game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
+    game__frozen_removed(w, e);
+    return true;
+}
+
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1578,11 +2111,11 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
 
 static const char *const game__position_keys[] = { "x", "y" };
 
-static cJSON *game__position_to_json(const game_position_pool_t *p, uint32_t row) {
+static cJSON *game__position_to_json(const game_position_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1591,7 +2124,7 @@ fail:
 
 static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
     if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_POSITION_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1609,11 +2142,11 @@ static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_pos
 
 static const char *const game__velocity_keys[] = { "x", "y" };
 
-static cJSON *game__velocity_to_json(const game_velocity_pool_t *p, uint32_t row) {
+static cJSON *game__velocity_to_json(const game_velocity_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1622,7 +2155,7 @@ fail:
 
 static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_VELOCITY_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1640,11 +2173,11 @@ static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_vel
 
 static const char *const game__health_keys[] = { "current", "max" };
 
-static cJSON *game__health_to_json(const game_health_pool_t *p, uint32_t row) {
+static cJSON *game__health_to_json(const game_health_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1653,8 +2186,7 @@ fail:
 
 static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
     if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
+    *out = GAME_HEALTH_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -1672,10 +2204,10 @@ static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_healt
 
 static const char *const game__name_keys[] = { "value" };
 
-static cJSON *game__name_to_json(const game_name_pool_t *p, uint32_t row) {
+static cJSON *game__name_to_json(const game_name_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1684,7 +2216,7 @@ fail:
 
 static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
     if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_NAME_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1697,10 +2229,10 @@ static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t 
 
 static const char *const game__target_keys[] = { "entity" };
 
-static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_pool_t *p, uint32_t row) {
+static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1709,7 +2241,7 @@ fail:
 
 static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
     if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_TARGET_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -1722,14 +2254,14 @@ static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_targe
 
 static const char *const game__cargo_keys[] = { "items", "count" };
 
-static cJSON *game__cargo_to_json(const game_cargo_pool_t *p, uint32_t row) {
+static cJSON *game__cargo_to_json(const game_cargo_t *v) {
     cJSON *o = cJSON_CreateObject();
     cJSON *a;
     if (!o) return NULL;
     if (!ecs_json_put(o, "items", a = cJSON_CreateArray())) goto fail;
     for (int k = 0; k < 8; k++)
-        if (!ecs_json_append(a, ecs_json_from_uint(p->items[row][k]))) goto fail;
-    if (!ecs_json_put(o, "count", ecs_json_from_uint(p->count[row]))) goto fail;
+        if (!ecs_json_append(a, ecs_json_from_uint(v->items[k]))) goto fail;
+    if (!ecs_json_put(o, "count", ecs_json_from_uint(v->count))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1738,7 +2270,7 @@ fail:
 
 static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
     if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_CARGO_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
@@ -1764,10 +2296,10 @@ static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle
 
 static const char *const game__mood_keys[] = { "state" };
 
-static cJSON *game__mood_to_json(const game_mood_pool_t *p, uint32_t row) {
+static cJSON *game__mood_to_json(const game_mood_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "state", ecs_json_from_enum(p->state[row], game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
+    if (!ecs_json_put(o, "state", ecs_json_from_enum(v->state, game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1776,7 +2308,7 @@ fail:
 
 static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
     if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
-    memset(out, 0, sizeof *out);
+    *out = GAME_MOOD_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
@@ -1791,10 +2323,10 @@ static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t 
 
 static const char *const game__lifetime_keys[] = { "seconds" };
 
-static cJSON *game__lifetime_to_json(const game_lifetime_pool_t *p, uint32_t row) {
+static cJSON *game__lifetime_to_json(const game_lifetime_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(p->seconds[row]))) goto fail;
+    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(v->seconds))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1803,8 +2335,7 @@ fail:
 
 static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
     if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
-    memset(out, 0, sizeof *out);
-    out->seconds = 2.0f;
+    *out = GAME_LIFETIME_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "seconds"))) {
@@ -1817,10 +2348,10 @@ static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lif
 
 static const char *const game__radius_keys[] = { "metres" };
 
-static cJSON *game__radius_to_json(const game_radius_pool_t *p, uint32_t row) {
+static cJSON *game__radius_to_json(const game_radius_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "metres", ecs_json_from_f32(p->metres[row]))) goto fail;
+    if (!ecs_json_put(o, "metres", ecs_json_from_f32(v->metres))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1829,8 +2360,7 @@ fail:
 
 static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
     if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
-    memset(out, 0, sizeof *out);
-    out->metres = 1.0f;
+    *out = GAME_RADIUS_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "metres"))) {
@@ -1856,8 +2386,7 @@ fail:
 
 static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
     if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
-    memset(out, 0, sizeof *out);
-    out->dt = 0.016666668f;
+    *out = GAME_CLOCK_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "frame"))) {
@@ -1909,54 +2438,62 @@ static const char *const game__json__singleton_keys[] = { "clock" };
 static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", game__position_to_json(&w->components.position, row)))
-                    goto fail;
+                if (game_has_position(w, e)) {
+                    game_position_t v = game_get_position(w, e);
+                    if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
+                }
                 break;
             case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", game__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
+                if (game_has_velocity(w, e)) {
+                    game_velocity_t v = game_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
+                }
                 break;
             case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", game__health_to_json(&w->components.health, row)))
-                    goto fail;
+                if (game_has_health(w, e)) {
+                    game_health_t v = game_get_health(w, e);
+                    if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
+                }
                 break;
             case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", game__name_to_json(&w->components.name, row)))
-                    goto fail;
+                if (game_has_name(w, e)) {
+                    game_name_t v = game_get_name(w, e);
+                    if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
+                }
                 break;
             case 4:
-                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "target", game__target_to_json(&w->entities, &w->components.target, row)))
-                    goto fail;
+                if (game_has_target(w, e)) {
+                    game_target_t v = game_get_target(w, e);
+                    if (!ecs_json_put(o, "target", game__target_to_json(&w->entities, &v))) goto fail;
+                }
                 break;
             case 5:
-                if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "cargo", game__cargo_to_json(&w->components.cargo, row)))
-                    goto fail;
+                if (game_has_cargo(w, e)) {
+                    game_cargo_t v = game_get_cargo(w, e);
+                    if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
+                }
                 break;
             case 6:
-                if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "mood", game__mood_to_json(&w->components.mood, row)))
-                    goto fail;
+                if (game_has_mood(w, e)) {
+                    game_mood_t v = game_get_mood(w, e);
+                    if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
+                }
                 break;
             case 7:
-                if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "lifetime", game__lifetime_to_json(&w->components.lifetime, row)))
-                    goto fail;
+                if (game_has_lifetime(w, e)) {
+                    game_lifetime_t v = game_get_lifetime(w, e);
+                    if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
+                }
                 break;
             case 8:
-                if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "radius", game__radius_to_json(&w->components.radius, row)))
-                    goto fail;
+                if (game_has_radius(w, e)) {
+                    game_radius_t v = game_get_radius(w, e);
+                    if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
+                }
                 break;
             case 9:
                 if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
@@ -2014,75 +2551,70 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union game__json__scratch {
-    game_position_t position;
-    game_velocity_t velocity;
-    game_health_t health;
-    game_name_t name;
-    game_target_t target;
-    game_cargo_t cargo;
-    game_mood_t mood;
-    game_lifetime_t lifetime;
-    game_radius_t radius;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e, union game__json__scratch *v) {
+static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        if (!game__position_from_json(c, item, &v->position)) return false;
-        if (w && !game__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
+        game_position_t v;
+        if (!game__position_from_json(c, item, &v)) return false;
+        if (w && !game_set_position(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        if (!game__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !game__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
+        game_velocity_t v;
+        if (!game__velocity_from_json(c, item, &v)) return false;
+        if (w && !game_set_velocity(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        if (!game__health_from_json(c, item, &v->health)) return false;
-        if (w && !game__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
+        game_health_t v;
+        if (!game__health_from_json(c, item, &v)) return false;
+        if (w && !game_set_health(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        if (!game__name_from_json(c, item, &v->name)) return false;
-        if (w && !game__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
+        game_name_t v;
+        if (!game__name_from_json(c, item, &v)) return false;
+        if (w && !game_set_name(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
         mark = ecs_json_enter(c, "target");
-        if (!game__target_from_json(c, item, &v->target)) return false;
-        if (w && !game__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
+        game_target_t v;
+        if (!game__target_from_json(c, item, &v)) return false;
+        if (w && !game_set_target(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "cargo"))) {
         mark = ecs_json_enter(c, "cargo");
-        if (!game__cargo_from_json(c, item, &v->cargo)) return false;
-        if (w && !game__cargo_set_from(w, e, &v->cargo)) return ecs_json_oom(c);
+        game_cargo_t v;
+        if (!game__cargo_from_json(c, item, &v)) return false;
+        if (w && !game_set_cargo(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "mood"))) {
         mark = ecs_json_enter(c, "mood");
-        if (!game__mood_from_json(c, item, &v->mood)) return false;
-        if (w && !game__mood_set_from(w, e, &v->mood)) return ecs_json_oom(c);
+        game_mood_t v;
+        if (!game__mood_from_json(c, item, &v)) return false;
+        if (w && !game_set_mood(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "lifetime"))) {
         mark = ecs_json_enter(c, "lifetime");
-        if (!game__lifetime_from_json(c, item, &v->lifetime)) return false;
-        if (w && !game__lifetime_set_from(w, e, &v->lifetime)) return ecs_json_oom(c);
+        game_lifetime_t v;
+        if (!game__lifetime_from_json(c, item, &v)) return false;
+        if (w && !game_set_lifetime(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "radius"))) {
         mark = ecs_json_enter(c, "radius");
-        if (!game__radius_from_json(c, item, &v->radius)) return false;
-        if (w && !game__radius_set_from(w, e, &v->radius)) return ecs_json_oom(c);
+        game_radius_t v;
+        if (!game__radius_from_json(c, item, &v)) return false;
+        if (w && !game_set_radius(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -2120,19 +2652,14 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union game__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
-        ecs_free(ids);
-        ecs_free(v);
-        return ecs_json_oom(c);
-    }
+    if (!ids) return ecs_json_oom(c);
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, game__json__entity_keys, 14, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -2142,16 +2669,14 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!game__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!game__json__entity_from(c, o, w, ids[k])) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
     return false;
 }
 
@@ -2208,7 +2733,6 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     const game_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
-    GAME__CHECK_NO_LOOP(w, "game_world_from_json() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -2218,16 +2742,11 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
-               * byte (with its singletons a world may be larger than the stack) */
-        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
-        for (size_t k = 0; k < sizeof *w; k++) {
-            unsigned char t = a[k];
-            a[k] = b[k];
-            b[k] = t;
-        }
-        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
-        GAME__CHANGED(w, "load");
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        game_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     game_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -2260,52 +2779,52 @@ bool game_world_load_opts(game_world_t *w, const char *path, const game_load_opt
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t game__position_hash(uint64_t h, const game_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t game__position_hash(uint64_t h, const game_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t game__velocity_hash(uint64_t h, const game_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t game__velocity_hash(uint64_t h, const game_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t game__health_hash(uint64_t h, const game_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
+static uint64_t game__health_hash(uint64_t h, const game_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
     return h;
 }
 
-static uint64_t game__name_hash(uint64_t h, const game_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
+static uint64_t game__name_hash(uint64_t h, const game_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
     return h;
 }
 
-static uint64_t game__target_hash(uint64_t h, const game_target_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
+static uint64_t game__target_hash(uint64_t h, const game_target_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->entity);
     return h;
 }
 
-static uint64_t game__cargo_hash(uint64_t h, const game_cargo_pool_t *p, uint32_t row) {
-    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)p->items[row][k]);
-    h = ecs_hash_mix(h, (uint64_t)p->count[row]);
+static uint64_t game__cargo_hash(uint64_t h, const game_cargo_t *v) {
+    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)v->items[k]);
+    h = ecs_hash_mix(h, (uint64_t)v->count);
     return h;
 }
 
-static uint64_t game__mood_hash(uint64_t h, const game_mood_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->state[row]);
+static uint64_t game__mood_hash(uint64_t h, const game_mood_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->state);
     return h;
 }
 
-static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->seconds[row]);
+static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_t *v) {
+    h = ecs_hash_f32(h, v->seconds);
     return h;
 }
 
-static uint64_t game__radius_hash(uint64_t h, const game_radius_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->metres[row]);
+static uint64_t game__radius_hash(uint64_t h, const game_radius_t *v) {
+    h = ecs_hash_f32(h, v->metres);
     return h;
 }
 
@@ -2325,55 +2844,80 @@ uint64_t game_world_hash(const game_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = game__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
+                    if (game_has_position(w, e)) {
+                        game_position_t v = game_get_position(w, e);
+                        h = game__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = game__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
+                    if (game_has_velocity(w, e)) {
+                        game_velocity_t v = game_get_velocity(w, e);
+                        h = game__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = game__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
+                    if (game_has_health(w, e)) {
+                        game_health_t v = game_get_health(w, e);
+                        h = game__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = game__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
+                    if (game_has_name(w, e)) {
+                        game_name_t v = game_get_name(w, e);
+                        h = game__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 4:
-                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
-                        h = game__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
+                    if (game_has_target(w, e)) {
+                        game_target_t v = game_get_target(w, e);
+                        h = game__target_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 5:
-                    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE)
-                        h = game__cargo_hash(ecs_hash_mix(h, pool), &w->components.cargo, row);
+                    if (game_has_cargo(w, e)) {
+                        game_cargo_t v = game_get_cargo(w, e);
+                        h = game__cargo_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 6:
-                    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE)
-                        h = game__mood_hash(ecs_hash_mix(h, pool), &w->components.mood, row);
+                    if (game_has_mood(w, e)) {
+                        game_mood_t v = game_get_mood(w, e);
+                        h = game__mood_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 7:
-                    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE)
-                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &w->components.lifetime, row);
+                    if (game_has_lifetime(w, e)) {
+                        game_lifetime_t v = game_get_lifetime(w, e);
+                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 8:
-                    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE)
-                        h = game__radius_hash(ecs_hash_mix(h, pool), &w->components.radius, row);
+                    if (game_has_radius(w, e)) {
+                        game_radius_t v = game_get_radius(w, e);
+                        h = game__radius_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 9:
-                    if (game_has_player(w, e)) h = ecs_hash_mix(h, pool);
+                    if (game_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 10:
-                    if (game_has_asteroid(w, e)) h = ecs_hash_mix(h, pool);
+                    if (game_has_asteroid(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 11:
-                    if (game_has_bullet(w, e)) h = ecs_hash_mix(h, pool);
+                    if (game_has_bullet(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 12:
-                    if (game_has_frozen(w, e)) h = ecs_hash_mix(h, pool);
+                    if (game_has_frozen(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 }
             }

@@ -18,25 +18,6 @@
 #error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
-/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
- * macro loop, a structural change inside a view loop, ...): a message naming the call,
- * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
- * define GAME_CHECKS as 0 or 1 before including this header to choose. Off, they cost
- * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
- * left by break, return or goto; not by longjmp). */
-#ifndef GAME_CHECKS
-#if defined(NDEBUG) || defined(__OPTIMIZE__)
-#define GAME_CHECKS 0
-#else
-#define GAME_CHECKS 1
-#endif
-#endif
-#if GAME_CHECKS && defined(__GNUC__)
-#define GAME__LOOP_CHECKS 1
-#else
-#define GAME__LOOP_CHECKS 0
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -210,6 +191,15 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct game_world;
+typedef void (*game_hook_fn_t)(struct game_world *w, ecs_entity_t e, void *user);
+typedef struct game_hooks {
+    game_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} game_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -248,6 +238,24 @@ typedef struct game_world {
         uint32_t count, capacity;
         bool overflow;
     } pending;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        game_hooks_t position;
+        game_hooks_t velocity;
+        game_hooks_t health;
+        game_hooks_t name;
+        game_hooks_t target;
+        game_hooks_t cargo;
+        game_hooks_t mood;
+        game_hooks_t lifetime;
+        game_hooks_t radius;
+        game_hooks_t player;
+        game_hooks_t asteroid;
+        game_hooks_t bullet;
+        game_hooks_t frozen;
+    } hooks;
     /* Changes recorded to be made later (game_apply_deferred). */
     struct {
         game__command_t *commands;
@@ -255,27 +263,7 @@ typedef struct game_world {
         game__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
-    ecs_checks_t checks__; /* for GAME_CHECKS (the same layout whether they are on or off) */
 } game_world_t;
-
-/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
- * never allowed inside one, a view used after a structural change. */
-#if GAME_CHECKS
-#define GAME__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
-#define GAME__CHECK_VIEW(v, what) \
-    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
-#else
-#define GAME__CHANGED(w, what) ((void)0)
-#define GAME__CHECK_VIEW(v, what) ((void)0)
-#endif
-#if GAME__LOOP_CHECKS
-#define GAME__CHECK_ERASE(w, e, what) \
-    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
-#define GAME__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
-#else
-#define GAME__CHECK_ERASE(w, e, what) ((void)0)
-#define GAME__CHECK_NO_LOOP(w, what) ((void)0)
-#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -304,12 +292,18 @@ typedef struct game_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc);
-/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. */
+/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_ship(game_world_t *w);
-/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. */
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_asteroid(game_world_t *w);
-/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. */
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_bullet(game_world_t *w);
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool game_destroy(game_world_t *w, ecs_entity_t e);
@@ -323,6 +317,21 @@ static inline bool game_alive(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count(const game_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* game_on_<c>(w, &(game_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every game_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
+ * game_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -340,6 +349,8 @@ static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void game_on_position(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_remove_position(game_world_t *w, ecs_entity_t e);
@@ -376,6 +387,8 @@ static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
@@ -412,6 +425,8 @@ static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void game_on_health(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_remove_health(game_world_t *w, ecs_entity_t e);
@@ -448,6 +463,8 @@ static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void game_on_name(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_remove_name(game_world_t *w, ecs_entity_t e);
@@ -482,6 +499,8 @@ static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
+/* Sets target's hooks (NULL: none). */
+void game_on_target(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_remove_target(game_world_t *w, ecs_entity_t e);
@@ -516,6 +535,8 @@ static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
+/* Sets cargo's hooks (NULL: none). */
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
@@ -552,6 +573,8 @@ static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
+/* Sets mood's hooks (NULL: none). */
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_remove_mood(game_world_t *w, ecs_entity_t e);
@@ -586,6 +609,8 @@ static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
+/* Sets lifetime's hooks (NULL: none). */
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
@@ -620,6 +645,8 @@ static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
+/* Sets radius's hooks (NULL: none). */
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_remove_radius(game_world_t *w, ecs_entity_t e);
@@ -654,6 +681,8 @@ static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_player(const game_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_player(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_player(game_world_t *w, ecs_entity_t e);
 bool game_remove_player(game_world_t *w, ecs_entity_t e);
 
@@ -666,6 +695,8 @@ static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_asteroid(const game_world_t *w) {
     return w->components.asteroid.set.count;
 }
+/* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e);
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
 
@@ -678,6 +709,8 @@ static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_bullet(const game_world_t *w) {
     return w->components.bullet.set.count;
 }
+/* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_bullet(game_world_t *w, ecs_entity_t e);
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
 
@@ -690,6 +723,8 @@ static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_frozen(const game_world_t *w) {
     return w->components.frozen.set.count;
 }
+/* Sets frozen's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_frozen(game_world_t *w, ecs_entity_t e);
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e);
 
@@ -745,8 +780,11 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* GAME_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); GAME_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
- *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * entities that have x or y. In body, it.id is the entity and GAME_FIELD(it, a, f) is field f
+ * of its component a (an lvalue), GAME_ROW(it, a) its row in pool a:
+ *     GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x) * dt;
+ * A component the loop does not name, or another loop's iterator, does not compile there,
+ * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -769,66 +807,41 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 
 typedef struct game_iter {
     ecs_entity_t id;
-    uint32_t position;
-    uint32_t velocity;
-    uint32_t health;
-    uint32_t name;
-    uint32_t target;
-    uint32_t cargo;
-    uint32_t mood;
-    uint32_t lifetime;
-    uint32_t radius;
-    uint32_t player;
-    uint32_t asteroid;
-    uint32_t bullet;
-    uint32_t frozen;
+    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } target; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } cargo; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } mood; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } lifetime; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } radius; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } asteroid; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } bullet; /* a type of its own: rows of two pools do not mix */
+    struct { uint32_t row; } frozen; /* a type of its own: rows of two pools do not mix */
     game_world_t *world__;
     ecs_cursor_t cursor__;
-    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
-    ecs_check_loop_t loop__; /* GAME__LOOP_CHECKS: this loop in the world's list of running loops */
 } game_iter_t;
 
-/* GAME__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
- * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
- * attribute. */
-#if GAME__LOOP_CHECKS
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
-#endif
-static inline ecs_check_loop_t game__loop_enter(game_world_t *w, const ecs_check_loop_t *self) {
-    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
-    w->checks__.loops = self;
-    return loop;
-}
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic pop
-#endif
-static inline void game__loop_leave(game_iter_t *it) {
-    it->world__->checks__.loops = it->loop__.outer;
-}
-#define GAME__LOOP_SCOPE __attribute__((cleanup(game__loop_leave)))
-#define GAME__LOOP_OUTER(w, it) game__loop_enter((w), &(it).loop__)
-#define GAME__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
-#else
-#define GAME__LOOP_SCOPE
-#define GAME__LOOP_OUTER(w, it) { ECS_NULL, NULL }
-#define GAME__LOOP_AT(it) true
-#endif
-
 #define GAME_EACH(w, it, ...)                                                          \
-    for (GAME__LOOP_SCOPE game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .target = { 0 }, .cargo = { 0 }, .mood = { 0 }, .lifetime = { 0 }, .radius = { 0 }, .player = { 0 }, .asteroid = { 0 }, .bullet = { 0 }, .frozen = { 0 }, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }; \
-         game__step(&it);)                                                                  \
-        for (; it.n__ > it.lo__; it.n__--)                                                      \
-            if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
-                  : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !GAME__LOOP_AT(&it)) {} else
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_PP_MAP(GAME__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)  \
+        if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(GAME__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
+#define GAME_ROW(it, c) ((it##__##c)->c.row)
+#define GAME__DECL(it, c) *const it##__##c = &it
+#define GAME__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)
@@ -845,32 +858,12 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME__WALK_asteroid(w__) ecs_walk_set(&(w__)->components.asteroid.set)
 #define GAME__WALK_bullet(w__) ecs_walk_set(&(w__)->components.bullet.set)
 #define GAME__WALK_frozen(w__) ecs_walk_set(&(w__)->components.frozen.set)
-/* A direct loop walks runs of positions that are every term's row: an owning group's packed
- * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
- * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
- * expression of the terms, so the compiler keeps one kind of loop body. */
-#define GAME__DIRECT(n, signature, ...) \
-    ((ECS_PP_MAP(GAME__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || GAME__GROUPED(n, signature))
-#define GAME__GROUPED(n, signature) (((n) == 1 && (signature) == UINT64_C(0x26a943fb946d6a6f)))
-#define GAME__SLOT(ctx, c) GAME__SLOT_##c
-#define GAME__SLOT_position 0
-#define GAME__SLOT_velocity 0
-#define GAME__SLOT_health 0
-#define GAME__SLOT_name 0
-#define GAME__SLOT_target 0
-#define GAME__SLOT_cargo 0
-#define GAME__SLOT_mood 0
-#define GAME__SLOT_lifetime 0
-#define GAME__SLOT_radius 0
-#define GAME__SLOT_player 0
-#define GAME__SLOT_asteroid 0
-#define GAME__SLOT_bullet 0
-#define GAME__SLOT_frozen 0
-#define GAME__AT(it, c) ((it).c = (it).n__ - 1u)
-/* Otherwise each step is one entity, and each term's row is the cursor's own row when it
- * walks that term's pool, else a probe: the sparse set, or the slot mask. */
+/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
+ * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
+ * masks for every term's bit), else a probe: the sparse set, or the
+ * slot mask. */
 #define GAME__HAS(it, c) \
-    (((it).c = GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define GAME__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define GAME__ROW_velocity(w__, e__, cur__) \
@@ -923,38 +916,12 @@ static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t sign
     if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
 }
-/* The loop's next run of positions (see GAME__DIRECT); false when done, or when the body
- * left the last run early (break). */
+/* The loop's next entity. A cursor on the entity slots means every component named has slot
+ * storage: scan the slot masks for the bits needed (free slots have none). */
 static inline bool game__step(game_iter_t *it) {
-    ecs_cursor_t *c = &it->cursor__;
-    if (it->n__ > it->lo__) return false;
-    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
-    if (c->aligned) { /* an owning group: all its rows in one run */
-        c->next = 0;
-        it->lo__ = 0;
-        it->n__ = i;
-        return i != 0;
-    }
-    if (!ecs_cursor_step(c, &it->id)) return false;
-    it->lo__ = c->next;
-    it->n__ = c->next + 1u;
-    return true;
+    return ecs_cursor_step(&it->cursor__, &it->id);
 }
-/* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
-#define GAME__NOT(it, c) GAME__NOT_##c((it).world__, (it).id)
-#define GAME__NOT_position(w__, e__) (ecs_sparse_row(&(w__)->components.position.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_velocity(w__, e__) (ecs_sparse_row(&(w__)->components.velocity.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_health(w__, e__) (ecs_sparse_row(&(w__)->components.health.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_name(w__, e__) (ecs_sparse_row(&(w__)->components.name.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_target(w__, e__) (ecs_sparse_row(&(w__)->components.target.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_cargo(w__, e__) (ecs_sparse_row(&(w__)->components.cargo.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_mood(w__, e__) (ecs_sparse_row(&(w__)->components.mood.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_lifetime(w__, e__) (ecs_sparse_row(&(w__)->components.lifetime.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_radius(w__, e__) (ecs_sparse_row(&(w__)->components.radius.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_player(w__, e__) (ecs_sparse_row(&(w__)->components.player.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_asteroid(w__, e__) (ecs_sparse_row(&(w__)->components.asteroid.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_bullet(w__, e__) (ecs_sparse_row(&(w__)->components.bullet.set, (e__)) == ECS_ROW_NONE)
-#define GAME__NOT_frozen(w__, e__) (ecs_sparse_row(&(w__)->components.frozen.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT(it, c) (GAME__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: GAME_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */
@@ -992,10 +959,8 @@ typedef struct game_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
-    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
-    uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_MOVEMENT_ROW(v, c, i) (i)
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -1004,11 +969,6 @@ static inline game_movement_view_t game_query_movement(game_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
-#if GAME_CHECKS
-        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
-#else
-        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
-#endif
     };
 }
 
@@ -1020,10 +980,8 @@ typedef struct game_expiring_view {
     struct {
         float *ECS_RESTRICT seconds;
     } lifetime;
-    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
-    uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_EXPIRING_ROW(v, c, i) (i)
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -1031,11 +989,6 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.dense,
         .lifetime = { w->components.lifetime.seconds },
-#if GAME_CHECKS
-        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
-#else
-        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
-#endif
     };
 }
 

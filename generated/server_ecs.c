@@ -31,14 +31,11 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    SERVER__CHANGED(w, "add position");
     return true;
 }
 
 static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
-    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -106,14 +103,11 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    SERVER__CHANGED(w, "add velocity");
     return true;
 }
 
 static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
-    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -181,14 +175,11 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    SERVER__CHANGED(w, "add health");
     return true;
 }
 
 static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
-    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -228,14 +219,11 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    SERVER__CHANGED(w, "add name");
     return true;
 }
 
 static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
-    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -265,14 +253,11 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    SERVER__CHANGED(w, "add player");
     return true;
 }
 
 static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
-    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -305,14 +290,11 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    SERVER__CHANGED(w, "add target");
     return true;
 }
 
 static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
-    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -352,14 +334,11 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    SERVER__CHANGED(w, "add connection");
     return true;
 }
 
 static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
-    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -392,14 +371,11 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    SERVER__CHANGED(w, "add replicated");
     return true;
 }
 
 static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
-    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
@@ -571,10 +547,6 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
-#if SERVER_CHECKS
-    v.checks__ = &w->checks__;
-    v.changes__ = w->checks__.changes;
-#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -764,7 +736,6 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool server_apply_deferred(server_world_t *w) {
-    SERVER__CHECK_NO_LOOP(w, "server_apply_deferred() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         server__command_t c = w->deferred.commands[k];
@@ -859,6 +830,100 @@ bool server_apply_deferred(server_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define SERVER__COLD __attribute__((noinline, cold))
+#else
+#define SERVER__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && server_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && server_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && server_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && server_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && server_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->target && w->hooks.target.on_add && server_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->connection && w->hooks.connection.on_add && server_has_connection(w, e)) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    if (desc->replicated && w->hooks.replicated.on_add && server_has_replicated(w, e)) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && server_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && server_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && server_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && server_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && server_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.target.on_remove && server_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.connection.on_remove && server_has_connection(w, e)) w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+    if (w->hooks.replicated.on_remove && server_has_replicated(w, e)) w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void server__hooks_changed(server_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set) w->hooks.any__ = true;
+    if (w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set) w->hooks.any__ = true;
+}
+
+void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.connection = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.replicated = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 server_world_t *server_world_new(void) {
@@ -885,7 +950,6 @@ server_world_t *server_world_new(void) {
 
 void server_world_free(server_world_t *w) {
     if (!w) return;
-    SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     server__position_fini(&w->components.position);
     server__velocity_fini(&w->components.velocity);
     server__health_fini(&w->components.health);
@@ -917,6 +981,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
     server__groups_spawned(w, e);
+    if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     server_destroy(w, e);
@@ -924,17 +989,32 @@ out_of_memory:
 }
 
 ecs_entity_t server_spawn_ship(server_world_t *w) {
-    return server_spawn(w, &(server_spawn_desc_t){
+    return server_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t *overrides) {
+    server_spawn_desc_t d = {
         .position = &(server_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(server_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(server_health_t){ .current = 0, .max = 100 },
         .name = &(server_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return server_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->connection) d.connection = overrides->connection;
+    d.replicated = d.replicated || overrides->replicated;
+    return server_spawn(w, &d);
 }
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     server__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -956,24 +1036,47 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
 
-static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+static SERVER__COLD bool server__position_set_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__position_insert(w, e, v)) return false;
         server__position_added(w, e);
-        return true;
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        server__position_write(&w->components.position, row, v);
     }
-    server__position_write(&w->components.position, row, v);
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !server__position_insert(w, e, v))
+        return false;
+    server__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
 
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__position_set_from(w, e, &v);
+    if (w->hooks.any__) return server__position_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__position_insert(w, e, &v)) return false;
+        server__position_added(w, e);
+        return true;
+    }
+    server__position_write(&w->components.position, row, &v);
+    return true;
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
@@ -981,7 +1084,20 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__position_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!server_has_position(w, e)) return true; /* a hook removed it */
+    }
+    server__position_removing(w, e);
+    server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool server_remove_position(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -991,23 +1107,44 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+static SERVER__COLD bool server__velocity_set_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__velocity_insert(w, e, v)) return false;
         server__velocity_added(w, e);
-        return true;
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        server__velocity_write(&w->components.velocity, row, v);
     }
-    server__velocity_write(&w->components.velocity, row, v);
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !server__velocity_insert(w, e, v))
+        return false;
+    server__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
 
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__velocity_set_from(w, e, &v);
+    if (w->hooks.any__) return server__velocity_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__velocity_insert(w, e, &v)) return false;
+        server__velocity_added(w, e);
+        return true;
+    }
+    server__velocity_write(&w->components.velocity, row, &v);
+    return true;
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
@@ -1015,7 +1152,20 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__velocity_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!server_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    server__velocity_removing(w, e);
+    server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1025,24 +1175,55 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool server__health_set_from(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+static SERVER__COLD bool server__health_set_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, v);
-    server__health_write(&w->components.health, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        server__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static SERVER__COLD bool server__health_add_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !server__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
     return true;
 }
 
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__health_set_from(w, e, &v);
+    if (w->hooks.any__) return server__health_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
+    server__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            server__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__health_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!server_has_health(w, e)) return true; /* a hook removed it */
+    }
+    server__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool server_remove_health(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1050,24 +1231,55 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool server__name_set_from(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+static SERVER__COLD bool server__name_set_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, v);
-    server__name_write(&w->components.name, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        server__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static SERVER__COLD bool server__name_add_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !server__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
     return true;
 }
 
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__name_set_from(w, e, &v);
+    if (w->hooks.any__) return server__name_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
+    server__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            server__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__name_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!server_has_name(w, e)) return true; /* a hook removed it */
+    }
+    server__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool server_remove_name(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1075,12 +1287,33 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__player_add_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !server__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool server_add_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            server__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__player_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!server_has_player(w, e)) return true; /* a hook removed it */
+    }
+    server__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool server_remove_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1088,24 +1321,55 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool server__target_set_from(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+static SERVER__COLD bool server__target_set_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, v);
-    server__target_write(&w->components.target, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__target_insert(w, e, v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        server__target_write(&w->components.target, row, v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
+    return true;
+}
+
+static SERVER__COLD bool server__target_add_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !server__target_insert(w, e, v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
     return true;
 }
 
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__target_set_from(w, e, &v);
+    if (w->hooks.any__) return server__target_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
+    server__target_write(&w->components.target, row, &v);
+    return true;
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__target_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            server__target_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__target_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_target(w, e)) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!server_has_target(w, e)) return true; /* a hook removed it */
+    }
+    server__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
 bool server_remove_target(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__target_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1113,24 +1377,55 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static bool server__connection_set_from(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+static SERVER__COLD bool server__connection_set_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, v);
-    server__connection_write(&w->components.connection, row, v);
+    if (row == ECS_ROW_NONE) {
+        if (!server__connection_insert(w, e, v)) return false;
+        if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    } else {
+        server__connection_write(&w->components.connection, row, v);
+    }
+    if (w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
+    return true;
+}
+
+static SERVER__COLD bool server__connection_add_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE ||
+        !server__connection_insert(w, e, v))
+        return false;
+    if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
     return true;
 }
 
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__connection_set_from(w, e, &v);
+    if (w->hooks.any__) return server__connection_set_hooked(w, e, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
+    server__connection_write(&w->components.connection, row, &v);
+    return true;
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__connection_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
            server__connection_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__connection_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_connection(w, e)) return false;
+    if (w->hooks.connection.on_remove) {
+        w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+        if (!server_has_connection(w, e)) return true; /* a hook removed it */
+    }
+    server__connection_erase(w, e, ecs_sparse_row(&w->components.connection.set, e));
+    return true;
+}
+
 bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__connection_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1138,12 +1433,33 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__replicated_add_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE ||
+        !server__replicated_insert(w, e))
+        return false;
+    if (w->hooks.replicated.on_add) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+    return true;
+}
+
 bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
            server__replicated_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__replicated_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_replicated(w, e)) return false;
+    if (w->hooks.replicated.on_remove) {
+        w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+        if (!server_has_replicated(w, e)) return true; /* a hook removed it */
+    }
+    server__replicated_erase(w, e, ecs_sparse_row(&w->components.replicated.set, e));
+    return true;
+}
+
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1157,11 +1473,11 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
 
 static const char *const server__position_keys[] = { "x", "y" };
 
-static cJSON *server__position_to_json(const server_position_pool_t *p, uint32_t row) {
+static cJSON *server__position_to_json(const server_position_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1170,7 +1486,7 @@ fail:
 
 static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
     if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
+    *out = SERVER_POSITION_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1188,11 +1504,11 @@ static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server
 
 static const char *const server__velocity_keys[] = { "x", "y" };
 
-static cJSON *server__velocity_to_json(const server_velocity_pool_t *p, uint32_t row) {
+static cJSON *server__velocity_to_json(const server_velocity_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1201,7 +1517,7 @@ fail:
 
 static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
+    *out = SERVER_VELOCITY_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1219,11 +1535,11 @@ static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server
 
 static const char *const server__health_keys[] = { "current", "max" };
 
-static cJSON *server__health_to_json(const server_health_pool_t *p, uint32_t row) {
+static cJSON *server__health_to_json(const server_health_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1232,8 +1548,7 @@ fail:
 
 static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
     if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
+    *out = SERVER_HEALTH_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -1251,10 +1566,10 @@ static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_h
 
 static const char *const server__name_keys[] = { "value" };
 
-static cJSON *server__name_to_json(const server_name_pool_t *p, uint32_t row) {
+static cJSON *server__name_to_json(const server_name_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1263,7 +1578,7 @@ fail:
 
 static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
     if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
+    *out = SERVER_NAME_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1276,10 +1591,10 @@ static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_nam
 
 static const char *const server__target_keys[] = { "entity" };
 
-static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_pool_t *p, uint32_t row) {
+static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1288,7 +1603,7 @@ fail:
 
 static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
     if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out);
+    *out = SERVER_TARGET_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -1301,11 +1616,11 @@ static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_t
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
 
-static cJSON *server__connection_to_json(const server_connection_pool_t *p, uint32_t row) {
+static cJSON *server__connection_to_json(const server_connection_t *v) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "peer", ecs_json_from_uint(p->peer[row]))) goto fail;
-    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(p->ping_ms[row]))) goto fail;
+    if (!ecs_json_put(o, "peer", ecs_json_from_uint(v->peer))) goto fail;
+    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(v->ping_ms))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1314,7 +1629,7 @@ fail:
 
 static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
     if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
-    memset(out, 0, sizeof *out);
+    *out = SERVER_CONNECTION_DEFAULT;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
@@ -1359,42 +1674,47 @@ static const char *const server__json__entity_keys[] = { "id", "position", "velo
 static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", server__position_to_json(&w->components.position, row)))
-                    goto fail;
+                if (server_has_position(w, e)) {
+                    server_position_t v = server_get_position(w, e);
+                    if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
+                }
                 break;
             case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", server__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
+                if (server_has_velocity(w, e)) {
+                    server_velocity_t v = server_get_velocity(w, e);
+                    if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
+                }
                 break;
             case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", server__health_to_json(&w->components.health, row)))
-                    goto fail;
+                if (server_has_health(w, e)) {
+                    server_health_t v = server_get_health(w, e);
+                    if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
+                }
                 break;
             case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", server__name_to_json(&w->components.name, row)))
-                    goto fail;
+                if (server_has_name(w, e)) {
+                    server_name_t v = server_get_name(w, e);
+                    if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
+                }
                 break;
             case 4:
                 if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
                 break;
             case 5:
-                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "target", server__target_to_json(&w->entities, &w->components.target, row)))
-                    goto fail;
+                if (server_has_target(w, e)) {
+                    server_target_t v = server_get_target(w, e);
+                    if (!ecs_json_put(o, "target", server__target_to_json(&w->entities, &v))) goto fail;
+                }
                 break;
             case 6:
-                if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "connection", server__connection_to_json(&w->components.connection, row)))
-                    goto fail;
+                if (server_has_connection(w, e)) {
+                    server_connection_t v = server_get_connection(w, e);
+                    if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
+                }
                 break;
             case 7:
                 if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
@@ -1442,42 +1762,35 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union server__json__scratch {
-    server_position_t position;
-    server_velocity_t velocity;
-    server_health_t health;
-    server_name_t name;
-    server_target_t target;
-    server_connection_t connection;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, union server__json__scratch *v) {
+static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        if (!server__position_from_json(c, item, &v->position)) return false;
-        if (w && !server__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
+        server_position_t v;
+        if (!server__position_from_json(c, item, &v)) return false;
+        if (w && !server_set_position(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        if (!server__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !server__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
+        server_velocity_t v;
+        if (!server__velocity_from_json(c, item, &v)) return false;
+        if (w && !server_set_velocity(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        if (!server__health_from_json(c, item, &v->health)) return false;
-        if (w && !server__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
+        server_health_t v;
+        if (!server__health_from_json(c, item, &v)) return false;
+        if (w && !server_set_health(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        if (!server__name_from_json(c, item, &v->name)) return false;
-        if (w && !server__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
+        server_name_t v;
+        if (!server__name_from_json(c, item, &v)) return false;
+        if (w && !server_set_name(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -1488,14 +1801,16 @@ static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
         mark = ecs_json_enter(c, "target");
-        if (!server__target_from_json(c, item, &v->target)) return false;
-        if (w && !server__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
+        server_target_t v;
+        if (!server__target_from_json(c, item, &v)) return false;
+        if (w && !server_set_target(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "connection"))) {
         mark = ecs_json_enter(c, "connection");
-        if (!server__connection_from_json(c, item, &v->connection)) return false;
-        if (w && !server__connection_set_from(w, e, &v->connection)) return ecs_json_oom(c);
+        server_connection_t v;
+        if (!server__connection_from_json(c, item, &v)) return false;
+        if (w && !server_set_connection(w, e, v)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "replicated"))) {
@@ -1515,19 +1830,14 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union server__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
-        ecs_free(ids);
-        ecs_free(v);
-        return ecs_json_oom(c);
-    }
+    if (!ids) return ecs_json_oom(c);
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1537,16 +1847,14 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!server__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!server__json__entity_from(c, o, w, ids[k])) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
     return false;
 }
 
@@ -1597,7 +1905,6 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     const server_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
-    SERVER__CHECK_NO_LOOP(w, "server_world_from_json() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1607,16 +1914,11 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
-               * byte (with its singletons a world may be larger than the stack) */
-        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
-        for (size_t k = 0; k < sizeof *w; k++) {
-            unsigned char t = a[k];
-            a[k] = b[k];
-            b[k] = t;
-        }
-        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
-        SERVER__CHANGED(w, "load");
+    if (ok) { /* only now does w change: it takes the staging world's contents */
+        server_world_t old = *w;
+        *w = *staging;
+        *staging = old;
+        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
     }
     server_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1649,37 +1951,37 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t server__position_hash(uint64_t h, const server_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t server__position_hash(uint64_t h, const server_position_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t server__velocity_hash(uint64_t h, const server_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
+static uint64_t server__velocity_hash(uint64_t h, const server_velocity_t *v) {
+    h = ecs_hash_f32(h, v->x);
+    h = ecs_hash_f32(h, v->y);
     return h;
 }
 
-static uint64_t server__health_hash(uint64_t h, const server_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
+static uint64_t server__health_hash(uint64_t h, const server_health_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
     return h;
 }
 
-static uint64_t server__name_hash(uint64_t h, const server_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
+static uint64_t server__name_hash(uint64_t h, const server_name_t *v) {
+    h = ecs_hash_string(h, v->value, sizeof v->value);
     return h;
 }
 
-static uint64_t server__target_hash(uint64_t h, const server_target_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
+static uint64_t server__target_hash(uint64_t h, const server_target_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->entity);
     return h;
 }
 
-static uint64_t server__connection_hash(uint64_t h, const server_connection_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->peer[row]);
-    h = ecs_hash_mix(h, (uint64_t)p->ping_ms[row]);
+static uint64_t server__connection_hash(uint64_t h, const server_connection_t *v) {
+    h = ecs_hash_mix(h, (uint64_t)v->peer);
+    h = ecs_hash_mix(h, (uint64_t)v->ping_ms);
     return h;
 }
 
@@ -1692,37 +1994,52 @@ uint64_t server_world_hash(const server_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = server__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
+                    if (server_has_position(w, e)) {
+                        server_position_t v = server_get_position(w, e);
+                        h = server__position_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = server__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
+                    if (server_has_velocity(w, e)) {
+                        server_velocity_t v = server_get_velocity(w, e);
+                        h = server__velocity_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = server__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
+                    if (server_has_health(w, e)) {
+                        server_health_t v = server_get_health(w, e);
+                        h = server__health_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = server__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
+                    if (server_has_name(w, e)) {
+                        server_name_t v = server_get_name(w, e);
+                        h = server__name_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 4:
-                    if (server_has_player(w, e)) h = ecs_hash_mix(h, pool);
+                    if (server_has_player(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 case 5:
-                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
-                        h = server__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
+                    if (server_has_target(w, e)) {
+                        server_target_t v = server_get_target(w, e);
+                        h = server__target_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 6:
-                    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE)
-                        h = server__connection_hash(ecs_hash_mix(h, pool), &w->components.connection, row);
+                    if (server_has_connection(w, e)) {
+                        server_connection_t v = server_get_connection(w, e);
+                        h = server__connection_hash(ecs_hash_mix(h, pool), &v);
+                    }
                     break;
                 case 7:
-                    if (server_has_replicated(w, e)) h = ecs_hash_mix(h, pool);
+                    if (server_has_replicated(w, e)) {
+                        h = ecs_hash_mix(h, pool);
+                    }
                     break;
                 }
             }
