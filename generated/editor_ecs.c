@@ -31,11 +31,14 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    EDITOR__CHANGED(w, "add position");
     return true;
 }
 
 static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -96,11 +99,14 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const edi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    EDITOR__CHANGED(w, "add velocity");
     return true;
 }
 
 static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -161,11 +167,14 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const edito
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    EDITOR__CHANGED(w, "add health");
     return true;
 }
 
 static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -198,11 +207,14 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    EDITOR__CHANGED(w, "add name");
     return true;
 }
 
 static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -226,11 +238,14 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    EDITOR__CHANGED(w, "add player");
     return true;
 }
 
 static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -251,11 +266,14 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    EDITOR__CHANGED(w, "add selected");
     return true;
 }
 
 static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
@@ -286,11 +304,14 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    EDITOR__CHANGED(w, "add gizmo");
     return true;
 }
 
 static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -461,6 +482,10 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if EDITOR_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -642,6 +667,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool editor_apply_deferred(editor_world_t *w) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_apply_deferred() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         editor__command_t c = w->deferred.commands[k];
@@ -821,6 +847,7 @@ editor_world_t *editor_world_new(void) {
 
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     editor__position_fini(&w->components.position);
     editor__velocity_fini(&w->components.velocity);
     editor__health_fini(&w->components.health);
@@ -949,17 +976,21 @@ static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_enti
     return true;
 }
 
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__position_set_hooked(w, e, &v);
+static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+    if (w->hooks.any__) return editor__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, &v)) return false;
+        if (!editor__position_insert(w, e, v)) return false;
         editor__position_added(w, e);
         return true;
     }
-    editor__position_write(&w->components.position, row, &v);
+    editor__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    return editor__position_set_from(w, e, &v);
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
@@ -1017,17 +1048,21 @@ static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_enti
     return true;
 }
 
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, &v);
+static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, &v)) return false;
+        if (!editor__velocity_insert(w, e, v)) return false;
         editor__velocity_added(w, e);
         return true;
     }
-    editor__velocity_write(&w->components.velocity, row, &v);
+    editor__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    return editor__velocity_set_from(w, e, &v);
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
@@ -1083,13 +1118,17 @@ static EDITOR__COLD bool editor__health_add_hooked(editor_world_t *w, ecs_entity
     return true;
 }
 
-bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__health_set_hooked(w, e, &v);
+static bool editor__health_set_from(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+    if (w->hooks.any__) return editor__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
-    editor__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, v);
+    editor__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    return editor__health_set_from(w, e, &v);
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
@@ -1139,13 +1178,17 @@ static EDITOR__COLD bool editor__name_add_hooked(editor_world_t *w, ecs_entity_t
     return true;
 }
 
-bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__name_set_hooked(w, e, &v);
+static bool editor__name_set_from(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+    if (w->hooks.any__) return editor__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
-    editor__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, v);
+    editor__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    return editor__name_set_from(w, e, &v);
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
@@ -1263,13 +1306,17 @@ static EDITOR__COLD bool editor__gizmo_add_hooked(editor_world_t *w, ecs_entity_
     return true;
 }
 
-bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, &v);
+static bool editor__gizmo_set_from(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
-    editor__gizmo_write(&w->components.gizmo, row, &v);
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, v);
+    editor__gizmo_write(&w->components.gizmo, row, v);
     return true;
+}
+
+bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    return editor__gizmo_set_from(w, e, &v);
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
@@ -1304,11 +1351,11 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 
 static const char *const editor__position_keys[] = { "x", "y" };
 
-static cJSON *editor__position_to_json(const editor_position_t *v) {
+static cJSON *editor__position_to_json(const editor_position_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1317,7 +1364,7 @@ fail:
 
 static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
     if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
-    *out = EDITOR_POSITION_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1335,11 +1382,11 @@ static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
 
-static cJSON *editor__velocity_to_json(const editor_velocity_t *v) {
+static cJSON *editor__velocity_to_json(const editor_velocity_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1348,7 +1395,7 @@ fail:
 
 static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
-    *out = EDITOR_VELOCITY_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1366,11 +1413,11 @@ static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor
 
 static const char *const editor__health_keys[] = { "current", "max" };
 
-static cJSON *editor__health_to_json(const editor_health_t *v) {
+static cJSON *editor__health_to_json(const editor_health_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1379,7 +1426,8 @@ fail:
 
 static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
     if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
-    *out = EDITOR_HEALTH_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->max = 100;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -1397,10 +1445,10 @@ static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_h
 
 static const char *const editor__name_keys[] = { "value" };
 
-static cJSON *editor__name_to_json(const editor_name_t *v) {
+static cJSON *editor__name_to_json(const editor_name_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1409,7 +1457,7 @@ fail:
 
 static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
     if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
-    *out = EDITOR_NAME_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1424,11 +1472,11 @@ static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "
 
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
 
-static cJSON *editor__gizmo_to_json(const editor_gizmo_t *v) {
+static cJSON *editor__gizmo_to_json(const editor_gizmo_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "kind", ecs_json_from_enum(v->kind, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
-    if (!ecs_json_put(o, "size", ecs_json_from_f32(v->size))) goto fail;
+    if (!ecs_json_put(o, "kind", ecs_json_from_enum(p->kind[row], editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
+    if (!ecs_json_put(o, "size", ecs_json_from_f32(p->size[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1437,7 +1485,8 @@ fail:
 
 static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
     if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
-    *out = EDITOR_GIZMO_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->size = 1.0f;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "kind"))) {
@@ -1483,32 +1532,29 @@ static const char *const editor__json__entity_keys[] = { "id", "position", "velo
 static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if (editor_has_position(w, e)) {
-                    editor_position_t v = editor_get_position(w, e);
-                    if (!ecs_json_put(o, "position", editor__position_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "position", editor__position_to_json(&w->components.position, row)))
+                    goto fail;
                 break;
             case 1:
-                if (editor_has_velocity(w, e)) {
-                    editor_velocity_t v = editor_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", editor__velocity_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "velocity", editor__velocity_to_json(&w->components.velocity, row)))
+                    goto fail;
                 break;
             case 2:
-                if (editor_has_health(w, e)) {
-                    editor_health_t v = editor_get_health(w, e);
-                    if (!ecs_json_put(o, "health", editor__health_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "health", editor__health_to_json(&w->components.health, row)))
+                    goto fail;
                 break;
             case 3:
-                if (editor_has_name(w, e)) {
-                    editor_name_t v = editor_get_name(w, e);
-                    if (!ecs_json_put(o, "name", editor__name_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "name", editor__name_to_json(&w->components.name, row)))
+                    goto fail;
                 break;
             case 4:
                 if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
@@ -1517,10 +1563,9 @@ static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
                 if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
                 break;
             case 6:
-                if (editor_has_gizmo(w, e)) {
-                    editor_gizmo_t v = editor_get_gizmo(w, e);
-                    if (!ecs_json_put(o, "gizmo", editor__gizmo_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "gizmo", editor__gizmo_to_json(&w->components.gizmo, row)))
+                    goto fail;
                 break;
             }
         }
@@ -1565,35 +1610,41 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e) {
+union editor__json__scratch {
+    editor_position_t position;
+    editor_velocity_t velocity;
+    editor_health_t health;
+    editor_name_t name;
+    editor_gizmo_t gizmo;
+};
+
+/* Values are read into *v (one heap buffer for any component: a component may be larger
+ * than the stack) and set from there. */
+static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e, union editor__json__scratch *v) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        editor_position_t v;
-        if (!editor__position_from_json(c, item, &v)) return false;
-        if (w && !editor_set_position(w, e, v)) return ecs_json_oom(c);
+        if (!editor__position_from_json(c, item, &v->position)) return false;
+        if (w && !editor__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        editor_velocity_t v;
-        if (!editor__velocity_from_json(c, item, &v)) return false;
-        if (w && !editor_set_velocity(w, e, v)) return ecs_json_oom(c);
+        if (!editor__velocity_from_json(c, item, &v->velocity)) return false;
+        if (w && !editor__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        editor_health_t v;
-        if (!editor__health_from_json(c, item, &v)) return false;
-        if (w && !editor_set_health(w, e, v)) return ecs_json_oom(c);
+        if (!editor__health_from_json(c, item, &v->health)) return false;
+        if (w && !editor__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        editor_name_t v;
-        if (!editor__name_from_json(c, item, &v)) return false;
-        if (w && !editor_set_name(w, e, v)) return ecs_json_oom(c);
+        if (!editor__name_from_json(c, item, &v->name)) return false;
+        if (w && !editor__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -1610,9 +1661,8 @@ static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "gizmo"))) {
         mark = ecs_json_enter(c, "gizmo");
-        editor_gizmo_t v;
-        if (!editor__gizmo_from_json(c, item, &v)) return false;
-        if (w && !editor_set_gizmo(w, e, v)) return ecs_json_oom(c);
+        if (!editor__gizmo_from_json(c, item, &v->gizmo)) return false;
+        if (w && !editor__gizmo_set_from(w, e, &v->gizmo)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1626,14 +1676,19 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    union editor__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
+    if (!ids || !v) {
+        ecs_free(ids);
+        ecs_free(v);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, v))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1643,14 +1698,16 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!editor__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!editor__json__entity_from(c, o, w, ids[k], v)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(v);
     return false;
 }
 
@@ -1701,6 +1758,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     const editor_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    EDITOR__CHECK_NO_LOOP(w, "editor_world_from_json() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1710,11 +1768,17 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
               ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        editor_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
+        EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1747,32 +1811,32 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t editor__position_hash(uint64_t h, const editor_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t editor__position_hash(uint64_t h, const editor_position_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t editor__health_hash(uint64_t h, const editor_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+static uint64_t editor__health_hash(uint64_t h, const editor_health_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
     return h;
 }
 
-static uint64_t editor__name_hash(uint64_t h, const editor_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
+static uint64_t editor__name_hash(uint64_t h, const editor_name_pool_t *p, uint32_t row) {
+    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
     return h;
 }
 
-static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->kind);
-    h = ecs_hash_f32(h, v->size);
+static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)p->kind[row]);
+    h = ecs_hash_f32(h, p->size[row]);
     return h;
 }
 
@@ -1785,46 +1849,33 @@ uint64_t editor_world_hash(const editor_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if (editor_has_position(w, e)) {
-                        editor_position_t v = editor_get_position(w, e);
-                        h = editor__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
+                        h = editor__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
                     break;
                 case 1:
-                    if (editor_has_velocity(w, e)) {
-                        editor_velocity_t v = editor_get_velocity(w, e);
-                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
+                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
                     break;
                 case 2:
-                    if (editor_has_health(w, e)) {
-                        editor_health_t v = editor_get_health(w, e);
-                        h = editor__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
+                        h = editor__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
                     break;
                 case 3:
-                    if (editor_has_name(w, e)) {
-                        editor_name_t v = editor_get_name(w, e);
-                        h = editor__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
+                        h = editor__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
                     break;
                 case 4:
-                    if (editor_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (editor_has_player(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 5:
-                    if (editor_has_selected(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (editor_has_selected(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 6:
-                    if (editor_has_gizmo(w, e)) {
-                        editor_gizmo_t v = editor_get_gizmo(w, e);
-                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE)
+                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &w->components.gizmo, row);
                     break;
                 }
             }

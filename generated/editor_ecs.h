@@ -18,6 +18,25 @@
 #error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define EDITOR_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef EDITOR_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define EDITOR_CHECKS 0
+#else
+#define EDITOR_CHECKS 1
+#endif
+#endif
+#if EDITOR_CHECKS && defined(__GNUC__)
+#define EDITOR__LOOP_CHECKS 1
+#else
+#define EDITOR__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -192,7 +211,27 @@ typedef struct editor_world {
         editor__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for EDITOR_CHECKS (the same layout whether they are on or off) */
 } editor_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if EDITOR_CHECKS
+#define EDITOR__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define EDITOR__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define EDITOR__CHANGED(w, what) ((void)0)
+#define EDITOR__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if EDITOR__LOOP_CHECKS
+#define EDITOR__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define EDITOR__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define EDITOR__CHECK_ERASE(w, e, what) ((void)0)
+#define EDITOR__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -521,11 +560,12 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); EDITOR_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and EDITOR_FIELD(it, a, f) is field f
- * of its component a (an lvalue), EDITOR_ROW(it, a) its row in pool a:
+ * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
+ *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, EDITOR_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * EDITOR_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
  *     EDITOR_FIELD(it, position, x) += EDITOR_FIELD(it, velocity, x) * dt;
- * A component the loop does not name, or another loop's iterator, does not compile there,
- * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -548,24 +588,57 @@ char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
 
 typedef struct editor_iter {
     ecs_entity_t id;
-    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } selected; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } gizmo; /* a type of its own: rows of two pools do not mix */
+    uint32_t position;
+    uint32_t velocity;
+    uint32_t health;
+    uint32_t name;
+    uint32_t player;
+    uint32_t selected;
+    uint32_t gizmo;
     editor_world_t *world__;
     ecs_cursor_t cursor__;
+    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* EDITOR__LOOP_CHECKS: this loop in the world's list of running loops */
 } editor_iter_t;
 
+/* EDITOR__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if EDITOR__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
+static inline ecs_check_loop_t editor__loop_enter(editor_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
+static inline void editor__loop_leave(editor_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define EDITOR__LOOP_SCOPE __attribute__((cleanup(editor__loop_leave)))
+#define EDITOR__LOOP_OUTER(w, it) editor__loop_enter((w), &(it).loop__)
+#define EDITOR__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define EDITOR__LOOP_SCOPE
+#define EDITOR__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define EDITOR__LOOP_AT(it) true
+#endif
+
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (editor_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .player = { 0 }, .selected = { 0 }, .gizmo = { 0 }, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (editor_iter_t it EDITOR__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = EDITOR__LOOP_OUTER(w, it) }, \
              ECS_PP_MAP(EDITOR__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
-         ECS_PP_MAP(EDITOR__USE, ECS_PP_COMMA, it, __VA_ARGS__), editor__step(&it);)  \
-        if (!(ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
+         ECS_PP_MAP(EDITOR__USE, ECS_PP_COMMA, it, __VA_ARGS__), editor__step(&it);)                                                                  \
+        for (; it.n__ > it.lo__; it.n__--)                                                      \
+            if (!(EDITOR__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
+                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  : (ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !EDITOR__LOOP_AT(&it)) {} else
 
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \
     EDITOR_EACH(w, it, __VA_ARGS__)                                                       \
@@ -573,8 +646,8 @@ typedef struct editor_iter {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
-#define EDITOR_ROW(it, c) ((it##__##c)->c.row)
+#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define EDITOR_ROW(it, c) ((it##__##c)->c)
 #define EDITOR__DECL(it, c) *const it##__##c = &it
 #define EDITOR__USE(it, c) (void)it##__##c
 
@@ -587,12 +660,26 @@ typedef struct editor_iter {
 #define EDITOR__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
 #define EDITOR__WALK_selected(w__) ecs_walk_set(&(w__)->components.selected.set)
 #define EDITOR__WALK_gizmo(w__) ecs_walk_set(&(w__)->components.gizmo.set)
-/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
- * masks for every term's bit), else a probe: the sparse set, or the
- * slot mask. */
+/* A direct loop walks runs of positions that are every term's row: an owning group's packed
+ * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
+ * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
+ * expression of the terms, so the compiler keeps one kind of loop body. */
+#define EDITOR__DIRECT(n, signature, ...) \
+    ((ECS_PP_MAP(EDITOR__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || EDITOR__GROUPED(n, signature))
+#define EDITOR__GROUPED(n, signature) (((n) == 2 && (signature) == UINT64_C(0x30786bee6e7b6dd7)))
+#define EDITOR__SLOT(ctx, c) EDITOR__SLOT_##c
+#define EDITOR__SLOT_position 0
+#define EDITOR__SLOT_velocity 0
+#define EDITOR__SLOT_health 0
+#define EDITOR__SLOT_name 0
+#define EDITOR__SLOT_player 0
+#define EDITOR__SLOT_selected 0
+#define EDITOR__SLOT_gizmo 0
+#define EDITOR__AT(it, c) ((it).c = (it).n__ - 1u)
+/* Otherwise each step is one entity, and each term's row is the cursor's own row when it
+ * walks that term's pool, else a probe: the sparse set, or the slot mask. */
 #define EDITOR__HAS(it, c) \
-    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c = EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define EDITOR__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define EDITOR__ROW_velocity(w__, e__, cur__) \
@@ -627,12 +714,32 @@ static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t 
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
 }
-/* The loop's next entity. A cursor on the entity slots means every component named has slot
- * storage: scan the slot masks for the bits needed (free slots have none). */
+/* The loop's next run of positions (see EDITOR__DIRECT); false when done, or when the body
+ * left the last run early (break). */
 static inline bool editor__step(editor_iter_t *it) {
-    return ecs_cursor_step(&it->cursor__, &it->id);
+    ecs_cursor_t *c = &it->cursor__;
+    if (it->n__ > it->lo__) return false;
+    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
+    if (c->aligned) { /* an owning group: all its rows in one run */
+        c->next = 0;
+        it->lo__ = 0;
+        it->n__ = i;
+        return i != 0;
+    }
+    if (!ecs_cursor_step(c, &it->id)) return false;
+    it->lo__ = c->next;
+    it->n__ = c->next + 1u;
+    return true;
 }
-#define EDITOR__NOT(it, c) (EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
+/* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
+#define EDITOR__NOT(it, c) EDITOR__NOT_##c((it).world__, (it).id)
+#define EDITOR__NOT_position(w__, e__) (ecs_sparse_row(&(w__)->components.position.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_velocity(w__, e__) (ecs_sparse_row(&(w__)->components.velocity.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_health(w__, e__) (ecs_sparse_row(&(w__)->components.health.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_name(w__, e__) (ecs_sparse_row(&(w__)->components.name.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_player(w__, e__) (ecs_sparse_row(&(w__)->components.player.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_selected(w__, e__) (ecs_sparse_row(&(w__)->components.selected.set, (e__)) == ECS_ROW_NONE)
+#define EDITOR__NOT_gizmo(w__, e__) (ecs_sparse_row(&(w__)->components.gizmo.set, (e__)) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: EDITOR_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */
@@ -670,8 +777,10 @@ typedef struct editor_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } editor_movement_view_t;
-#define EDITOR_MOVEMENT_ROW(v, c, i) (i)
+#define EDITOR_MOVEMENT_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
@@ -680,6 +789,11 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if EDITOR_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
+#endif
     };
 }
 
@@ -695,8 +809,10 @@ typedef struct editor_selection_view {
     struct {
         const uint32_t *position;
     } row__;
+    const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } editor_selection_view_t;
-#define EDITOR_SELECTION_ROW(v, c, i) ((v).row__.c[i])
+#define EDITOR_SELECTION_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
 

@@ -31,11 +31,14 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_po
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    GAME__CHANGED(w, "add position");
     return true;
 }
 
 static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
+    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -96,11 +99,14 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_ve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    GAME__CHANGED(w, "add velocity");
     return true;
 }
 
 static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -161,11 +167,14 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_heal
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    GAME__CHANGED(w, "add health");
     return true;
 }
 
 static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
+    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -198,11 +207,14 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    GAME__CHANGED(w, "add name");
     return true;
 }
 
 static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
+    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -233,11 +245,14 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_targ
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    GAME__CHANGED(w, "add target");
     return true;
 }
 
 static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
+    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
@@ -271,11 +286,14 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    GAME__CHANGED(w, "add cargo");
     return true;
 }
 
 static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -308,11 +326,14 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    GAME__CHANGED(w, "add mood");
     return true;
 }
 
 static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
+    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -343,11 +364,14 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_li
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    GAME__CHANGED(w, "add lifetime");
     return true;
 }
 
 static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
     if (from == row) return;
@@ -397,11 +421,14 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
+    GAME__CHANGED(w, "add radius");
     return true;
 }
 
 static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
+    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
     if (from == row) return;
@@ -425,11 +452,14 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
+    GAME__CHANGED(w, "add player");
     return true;
 }
 
 static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
+    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
@@ -450,11 +480,14 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
+    GAME__CHANGED(w, "add asteroid");
     return true;
 }
 
 static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
@@ -475,11 +508,14 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
+    GAME__CHANGED(w, "add bullet");
     return true;
 }
 
 static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
@@ -500,11 +536,14 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
+    GAME__CHANGED(w, "add frozen");
     return true;
 }
 
 static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
@@ -967,6 +1006,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool game_apply_deferred(game_world_t *w) {
+    GAME__CHECK_NO_LOOP(w, "game_apply_deferred() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         game__command_t c = w->deferred.commands[k];
@@ -1249,12 +1289,13 @@ void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
 game_world_t *game_world_new(void) {
     game_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
-    w->singletons.clock = GAME_CLOCK_DEFAULT;
+    w->singletons.clock.dt = 0.016666668f;
     return w;
 }
 
 void game_world_free(game_world_t *w) {
     if (!w) return;
+    GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     game__position_fini(&w->components.position);
     game__velocity_fini(&w->components.velocity);
     game__health_fini(&w->components.health);
@@ -1446,17 +1487,21 @@ static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e
     return true;
 }
 
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__position_set_hooked(w, e, &v);
+static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+    if (w->hooks.any__) return game__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, &v)) return false;
+        if (!game__position_insert(w, e, v)) return false;
         game__position_added(w, e);
         return true;
     }
-    game__position_write(&w->components.position, row, &v);
+    game__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    return game__position_set_from(w, e, &v);
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
@@ -1514,17 +1559,21 @@ static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e
     return true;
 }
 
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__velocity_set_hooked(w, e, &v);
+static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+    if (w->hooks.any__) return game__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, &v)) return false;
+        if (!game__velocity_insert(w, e, v)) return false;
         game__velocity_added(w, e);
         return true;
     }
-    game__velocity_write(&w->components.velocity, row, &v);
+    game__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    return game__velocity_set_from(w, e, &v);
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
@@ -1580,13 +1629,17 @@ static GAME__COLD bool game__health_add_hooked(game_world_t *w, ecs_entity_t e, 
     return true;
 }
 
-bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__health_set_hooked(w, e, &v);
+static bool game__health_set_from(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+    if (w->hooks.any__) return game__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
-    game__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, v);
+    game__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    return game__health_set_from(w, e, &v);
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
@@ -1636,13 +1689,17 @@ static GAME__COLD bool game__name_add_hooked(game_world_t *w, ecs_entity_t e, co
     return true;
 }
 
-bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__name_set_hooked(w, e, &v);
+static bool game__name_set_from(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+    if (w->hooks.any__) return game__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
-    game__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, v);
+    game__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    return game__name_set_from(w, e, &v);
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
@@ -1692,13 +1749,17 @@ static GAME__COLD bool game__target_add_hooked(game_world_t *w, ecs_entity_t e, 
     return true;
 }
 
-bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__target_set_hooked(w, e, &v);
+static bool game__target_set_from(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+    if (w->hooks.any__) return game__target_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
-    game__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, v);
+    game__target_write(&w->components.target, row, v);
     return true;
+}
+
+bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    return game__target_set_from(w, e, &v);
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
@@ -1748,13 +1809,17 @@ static GAME__COLD bool game__cargo_add_hooked(game_world_t *w, ecs_entity_t e, c
     return true;
 }
 
-bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__cargo_set_hooked(w, e, &v);
+static bool game__cargo_set_from(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+    if (w->hooks.any__) return game__cargo_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
-    game__cargo_write(&w->components.cargo, row, &v);
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, v);
+    game__cargo_write(&w->components.cargo, row, v);
     return true;
+}
+
+bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    return game__cargo_set_from(w, e, &v);
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
@@ -1804,13 +1869,17 @@ static GAME__COLD bool game__mood_add_hooked(game_world_t *w, ecs_entity_t e, co
     return true;
 }
 
-bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__mood_set_hooked(w, e, &v);
+static bool game__mood_set_from(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+    if (w->hooks.any__) return game__mood_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
-    game__mood_write(&w->components.mood, row, &v);
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, v);
+    game__mood_write(&w->components.mood, row, v);
     return true;
+}
+
+bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    return game__mood_set_from(w, e, &v);
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
@@ -1862,17 +1931,21 @@ static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e
     return true;
 }
 
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, &v);
+static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, &v)) return false;
+        if (!game__lifetime_insert(w, e, v)) return false;
         game__lifetime_added(w, e);
         return true;
     }
-    game__lifetime_write(&w->components.lifetime, row, &v);
+    game__lifetime_write(&w->components.lifetime, row, v);
     return true;
+}
+
+bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    return game__lifetime_set_from(w, e, &v);
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
@@ -1928,13 +2001,17 @@ static GAME__COLD bool game__radius_add_hooked(game_world_t *w, ecs_entity_t e, 
     return true;
 }
 
-bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__radius_set_hooked(w, e, &v);
+static bool game__radius_set_from(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+    if (w->hooks.any__) return game__radius_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
-    game__radius_write(&w->components.radius, row, &v);
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, v);
+    game__radius_write(&w->components.radius, row, v);
     return true;
+}
+
+bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    return game__radius_set_from(w, e, &v);
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
@@ -2111,11 +2188,11 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
 
 static const char *const game__position_keys[] = { "x", "y" };
 
-static cJSON *game__position_to_json(const game_position_t *v) {
+static cJSON *game__position_to_json(const game_position_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2124,7 +2201,7 @@ fail:
 
 static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
     if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
-    *out = GAME_POSITION_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -2142,11 +2219,11 @@ static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_pos
 
 static const char *const game__velocity_keys[] = { "x", "y" };
 
-static cJSON *game__velocity_to_json(const game_velocity_t *v) {
+static cJSON *game__velocity_to_json(const game_velocity_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2155,7 +2232,7 @@ fail:
 
 static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
-    *out = GAME_VELOCITY_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -2173,11 +2250,11 @@ static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_vel
 
 static const char *const game__health_keys[] = { "current", "max" };
 
-static cJSON *game__health_to_json(const game_health_t *v) {
+static cJSON *game__health_to_json(const game_health_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2186,7 +2263,8 @@ fail:
 
 static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
     if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
-    *out = GAME_HEALTH_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->max = 100;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -2204,10 +2282,10 @@ static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_healt
 
 static const char *const game__name_keys[] = { "value" };
 
-static cJSON *game__name_to_json(const game_name_t *v) {
+static cJSON *game__name_to_json(const game_name_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2216,7 +2294,7 @@ fail:
 
 static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
     if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
-    *out = GAME_NAME_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -2229,10 +2307,10 @@ static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t 
 
 static const char *const game__target_keys[] = { "entity" };
 
-static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_t *v) {
+static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2241,7 +2319,7 @@ fail:
 
 static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
     if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
-    *out = GAME_TARGET_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -2254,14 +2332,14 @@ static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_targe
 
 static const char *const game__cargo_keys[] = { "items", "count" };
 
-static cJSON *game__cargo_to_json(const game_cargo_t *v) {
+static cJSON *game__cargo_to_json(const game_cargo_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     cJSON *a;
     if (!o) return NULL;
     if (!ecs_json_put(o, "items", a = cJSON_CreateArray())) goto fail;
     for (int k = 0; k < 8; k++)
-        if (!ecs_json_append(a, ecs_json_from_uint(v->items[k]))) goto fail;
-    if (!ecs_json_put(o, "count", ecs_json_from_uint(v->count))) goto fail;
+        if (!ecs_json_append(a, ecs_json_from_uint(p->items[row][k]))) goto fail;
+    if (!ecs_json_put(o, "count", ecs_json_from_uint(p->count[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2270,7 +2348,7 @@ fail:
 
 static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
     if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
-    *out = GAME_CARGO_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
@@ -2296,10 +2374,10 @@ static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle
 
 static const char *const game__mood_keys[] = { "state" };
 
-static cJSON *game__mood_to_json(const game_mood_t *v) {
+static cJSON *game__mood_to_json(const game_mood_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "state", ecs_json_from_enum(v->state, game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
+    if (!ecs_json_put(o, "state", ecs_json_from_enum(p->state[row], game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2308,7 +2386,7 @@ fail:
 
 static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
     if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
-    *out = GAME_MOOD_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
@@ -2323,10 +2401,10 @@ static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t 
 
 static const char *const game__lifetime_keys[] = { "seconds" };
 
-static cJSON *game__lifetime_to_json(const game_lifetime_t *v) {
+static cJSON *game__lifetime_to_json(const game_lifetime_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(v->seconds))) goto fail;
+    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(p->seconds[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2335,7 +2413,8 @@ fail:
 
 static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
     if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
-    *out = GAME_LIFETIME_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->seconds = 2.0f;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "seconds"))) {
@@ -2348,10 +2427,10 @@ static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lif
 
 static const char *const game__radius_keys[] = { "metres" };
 
-static cJSON *game__radius_to_json(const game_radius_t *v) {
+static cJSON *game__radius_to_json(const game_radius_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "metres", ecs_json_from_f32(v->metres))) goto fail;
+    if (!ecs_json_put(o, "metres", ecs_json_from_f32(p->metres[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -2360,7 +2439,8 @@ fail:
 
 static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
     if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
-    *out = GAME_RADIUS_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->metres = 1.0f;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "metres"))) {
@@ -2386,7 +2466,8 @@ fail:
 
 static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
     if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
-    *out = GAME_CLOCK_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->dt = 0.016666668f;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "frame"))) {
@@ -2438,62 +2519,54 @@ static const char *const game__json__singleton_keys[] = { "clock" };
 static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if (game_has_position(w, e)) {
-                    game_position_t v = game_get_position(w, e);
-                    if (!ecs_json_put(o, "position", game__position_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "position", game__position_to_json(&w->components.position, row)))
+                    goto fail;
                 break;
             case 1:
-                if (game_has_velocity(w, e)) {
-                    game_velocity_t v = game_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", game__velocity_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "velocity", game__velocity_to_json(&w->components.velocity, row)))
+                    goto fail;
                 break;
             case 2:
-                if (game_has_health(w, e)) {
-                    game_health_t v = game_get_health(w, e);
-                    if (!ecs_json_put(o, "health", game__health_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "health", game__health_to_json(&w->components.health, row)))
+                    goto fail;
                 break;
             case 3:
-                if (game_has_name(w, e)) {
-                    game_name_t v = game_get_name(w, e);
-                    if (!ecs_json_put(o, "name", game__name_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "name", game__name_to_json(&w->components.name, row)))
+                    goto fail;
                 break;
             case 4:
-                if (game_has_target(w, e)) {
-                    game_target_t v = game_get_target(w, e);
-                    if (!ecs_json_put(o, "target", game__target_to_json(&w->entities, &v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "target", game__target_to_json(&w->entities, &w->components.target, row)))
+                    goto fail;
                 break;
             case 5:
-                if (game_has_cargo(w, e)) {
-                    game_cargo_t v = game_get_cargo(w, e);
-                    if (!ecs_json_put(o, "cargo", game__cargo_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "cargo", game__cargo_to_json(&w->components.cargo, row)))
+                    goto fail;
                 break;
             case 6:
-                if (game_has_mood(w, e)) {
-                    game_mood_t v = game_get_mood(w, e);
-                    if (!ecs_json_put(o, "mood", game__mood_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "mood", game__mood_to_json(&w->components.mood, row)))
+                    goto fail;
                 break;
             case 7:
-                if (game_has_lifetime(w, e)) {
-                    game_lifetime_t v = game_get_lifetime(w, e);
-                    if (!ecs_json_put(o, "lifetime", game__lifetime_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "lifetime", game__lifetime_to_json(&w->components.lifetime, row)))
+                    goto fail;
                 break;
             case 8:
-                if (game_has_radius(w, e)) {
-                    game_radius_t v = game_get_radius(w, e);
-                    if (!ecs_json_put(o, "radius", game__radius_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "radius", game__radius_to_json(&w->components.radius, row)))
+                    goto fail;
                 break;
             case 9:
                 if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
@@ -2551,70 +2624,75 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e) {
+union game__json__scratch {
+    game_position_t position;
+    game_velocity_t velocity;
+    game_health_t health;
+    game_name_t name;
+    game_target_t target;
+    game_cargo_t cargo;
+    game_mood_t mood;
+    game_lifetime_t lifetime;
+    game_radius_t radius;
+};
+
+/* Values are read into *v (one heap buffer for any component: a component may be larger
+ * than the stack) and set from there. */
+static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e, union game__json__scratch *v) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        game_position_t v;
-        if (!game__position_from_json(c, item, &v)) return false;
-        if (w && !game_set_position(w, e, v)) return ecs_json_oom(c);
+        if (!game__position_from_json(c, item, &v->position)) return false;
+        if (w && !game__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        game_velocity_t v;
-        if (!game__velocity_from_json(c, item, &v)) return false;
-        if (w && !game_set_velocity(w, e, v)) return ecs_json_oom(c);
+        if (!game__velocity_from_json(c, item, &v->velocity)) return false;
+        if (w && !game__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        game_health_t v;
-        if (!game__health_from_json(c, item, &v)) return false;
-        if (w && !game_set_health(w, e, v)) return ecs_json_oom(c);
+        if (!game__health_from_json(c, item, &v->health)) return false;
+        if (w && !game__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        game_name_t v;
-        if (!game__name_from_json(c, item, &v)) return false;
-        if (w && !game_set_name(w, e, v)) return ecs_json_oom(c);
+        if (!game__name_from_json(c, item, &v->name)) return false;
+        if (w && !game__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
         mark = ecs_json_enter(c, "target");
-        game_target_t v;
-        if (!game__target_from_json(c, item, &v)) return false;
-        if (w && !game_set_target(w, e, v)) return ecs_json_oom(c);
+        if (!game__target_from_json(c, item, &v->target)) return false;
+        if (w && !game__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "cargo"))) {
         mark = ecs_json_enter(c, "cargo");
-        game_cargo_t v;
-        if (!game__cargo_from_json(c, item, &v)) return false;
-        if (w && !game_set_cargo(w, e, v)) return ecs_json_oom(c);
+        if (!game__cargo_from_json(c, item, &v->cargo)) return false;
+        if (w && !game__cargo_set_from(w, e, &v->cargo)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "mood"))) {
         mark = ecs_json_enter(c, "mood");
-        game_mood_t v;
-        if (!game__mood_from_json(c, item, &v)) return false;
-        if (w && !game_set_mood(w, e, v)) return ecs_json_oom(c);
+        if (!game__mood_from_json(c, item, &v->mood)) return false;
+        if (w && !game__mood_set_from(w, e, &v->mood)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "lifetime"))) {
         mark = ecs_json_enter(c, "lifetime");
-        game_lifetime_t v;
-        if (!game__lifetime_from_json(c, item, &v)) return false;
-        if (w && !game_set_lifetime(w, e, v)) return ecs_json_oom(c);
+        if (!game__lifetime_from_json(c, item, &v->lifetime)) return false;
+        if (w && !game__lifetime_set_from(w, e, &v->lifetime)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "radius"))) {
         mark = ecs_json_enter(c, "radius");
-        game_radius_t v;
-        if (!game__radius_from_json(c, item, &v)) return false;
-        if (w && !game_set_radius(w, e, v)) return ecs_json_oom(c);
+        if (!game__radius_from_json(c, item, &v->radius)) return false;
+        if (w && !game__radius_set_from(w, e, &v->radius)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -2652,14 +2730,19 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    union game__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
+    if (!ids || !v) {
+        ecs_free(ids);
+        ecs_free(v);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, game__json__entity_keys, 14, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL, v))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -2669,14 +2752,16 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!game__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!game__json__entity_from(c, o, w, ids[k], v)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(v);
     return false;
 }
 
@@ -2733,6 +2818,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     const game_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    GAME__CHECK_NO_LOOP(w, "game_world_from_json() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -2742,11 +2828,17 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
     game_world_t *staging = NULL;
     bool ok = game__json__document_migrate(&c, doc, opts) &&
               ((staging = game_world_new()) ? game__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        game_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
+        GAME__CHANGED(w, "load");
     }
     game_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -2779,52 +2871,52 @@ bool game_world_load_opts(game_world_t *w, const char *path, const game_load_opt
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t game__position_hash(uint64_t h, const game_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t game__position_hash(uint64_t h, const game_position_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t game__velocity_hash(uint64_t h, const game_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t game__velocity_hash(uint64_t h, const game_velocity_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t game__health_hash(uint64_t h, const game_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+static uint64_t game__health_hash(uint64_t h, const game_health_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
     return h;
 }
 
-static uint64_t game__name_hash(uint64_t h, const game_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
+static uint64_t game__name_hash(uint64_t h, const game_name_pool_t *p, uint32_t row) {
+    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
     return h;
 }
 
-static uint64_t game__target_hash(uint64_t h, const game_target_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->entity);
+static uint64_t game__target_hash(uint64_t h, const game_target_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
     return h;
 }
 
-static uint64_t game__cargo_hash(uint64_t h, const game_cargo_t *v) {
-    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)v->items[k]);
-    h = ecs_hash_mix(h, (uint64_t)v->count);
+static uint64_t game__cargo_hash(uint64_t h, const game_cargo_pool_t *p, uint32_t row) {
+    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)p->items[row][k]);
+    h = ecs_hash_mix(h, (uint64_t)p->count[row]);
     return h;
 }
 
-static uint64_t game__mood_hash(uint64_t h, const game_mood_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->state);
+static uint64_t game__mood_hash(uint64_t h, const game_mood_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)p->state[row]);
     return h;
 }
 
-static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_t *v) {
-    h = ecs_hash_f32(h, v->seconds);
+static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->seconds[row]);
     return h;
 }
 
-static uint64_t game__radius_hash(uint64_t h, const game_radius_t *v) {
-    h = ecs_hash_f32(h, v->metres);
+static uint64_t game__radius_hash(uint64_t h, const game_radius_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->metres[row]);
     return h;
 }
 
@@ -2844,80 +2936,55 @@ uint64_t game_world_hash(const game_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if (game_has_position(w, e)) {
-                        game_position_t v = game_get_position(w, e);
-                        h = game__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
+                        h = game__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
                     break;
                 case 1:
-                    if (game_has_velocity(w, e)) {
-                        game_velocity_t v = game_get_velocity(w, e);
-                        h = game__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
+                        h = game__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
                     break;
                 case 2:
-                    if (game_has_health(w, e)) {
-                        game_health_t v = game_get_health(w, e);
-                        h = game__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
+                        h = game__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
                     break;
                 case 3:
-                    if (game_has_name(w, e)) {
-                        game_name_t v = game_get_name(w, e);
-                        h = game__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
+                        h = game__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
                     break;
                 case 4:
-                    if (game_has_target(w, e)) {
-                        game_target_t v = game_get_target(w, e);
-                        h = game__target_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
+                        h = game__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
                     break;
                 case 5:
-                    if (game_has_cargo(w, e)) {
-                        game_cargo_t v = game_get_cargo(w, e);
-                        h = game__cargo_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE)
+                        h = game__cargo_hash(ecs_hash_mix(h, pool), &w->components.cargo, row);
                     break;
                 case 6:
-                    if (game_has_mood(w, e)) {
-                        game_mood_t v = game_get_mood(w, e);
-                        h = game__mood_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE)
+                        h = game__mood_hash(ecs_hash_mix(h, pool), &w->components.mood, row);
                     break;
                 case 7:
-                    if (game_has_lifetime(w, e)) {
-                        game_lifetime_t v = game_get_lifetime(w, e);
-                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE)
+                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &w->components.lifetime, row);
                     break;
                 case 8:
-                    if (game_has_radius(w, e)) {
-                        game_radius_t v = game_get_radius(w, e);
-                        h = game__radius_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE)
+                        h = game__radius_hash(ecs_hash_mix(h, pool), &w->components.radius, row);
                     break;
                 case 9:
-                    if (game_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (game_has_player(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 10:
-                    if (game_has_asteroid(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (game_has_asteroid(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 11:
-                    if (game_has_bullet(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (game_has_bullet(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 12:
-                    if (game_has_frozen(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (game_has_frozen(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 }
             }

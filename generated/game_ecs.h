@@ -18,6 +18,25 @@
 #error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define GAME_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef GAME_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define GAME_CHECKS 0
+#else
+#define GAME_CHECKS 1
+#endif
+#endif
+#if GAME_CHECKS && defined(__GNUC__)
+#define GAME__LOOP_CHECKS 1
+#else
+#define GAME__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -263,7 +282,27 @@ typedef struct game_world {
         game__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for GAME_CHECKS (the same layout whether they are on or off) */
 } game_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if GAME_CHECKS
+#define GAME__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define GAME__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define GAME__CHANGED(w, what) ((void)0)
+#define GAME__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if GAME__LOOP_CHECKS
+#define GAME__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define GAME__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define GAME__CHECK_ERASE(w, e, what) ((void)0)
+#define GAME__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -780,11 +819,12 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* GAME_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); GAME_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and GAME_FIELD(it, a, f) is field f
- * of its component a (an lvalue), GAME_ROW(it, a) its row in pool a:
+ * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
+ *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, GAME_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * GAME_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
  *     GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x) * dt;
- * A component the loop does not name, or another loop's iterator, does not compile there,
- * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -807,30 +847,63 @@ char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
 
 typedef struct game_iter {
     ecs_entity_t id;
-    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } target; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } cargo; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } mood; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } lifetime; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } radius; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } asteroid; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } bullet; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } frozen; /* a type of its own: rows of two pools do not mix */
+    uint32_t position;
+    uint32_t velocity;
+    uint32_t health;
+    uint32_t name;
+    uint32_t target;
+    uint32_t cargo;
+    uint32_t mood;
+    uint32_t lifetime;
+    uint32_t radius;
+    uint32_t player;
+    uint32_t asteroid;
+    uint32_t bullet;
+    uint32_t frozen;
     game_world_t *world__;
     ecs_cursor_t cursor__;
+    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* GAME__LOOP_CHECKS: this loop in the world's list of running loops */
 } game_iter_t;
 
+/* GAME__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if GAME__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
+static inline ecs_check_loop_t game__loop_enter(game_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
+static inline void game__loop_leave(game_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define GAME__LOOP_SCOPE __attribute__((cleanup(game__loop_leave)))
+#define GAME__LOOP_OUTER(w, it) game__loop_enter((w), &(it).loop__)
+#define GAME__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define GAME__LOOP_SCOPE
+#define GAME__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define GAME__LOOP_AT(it) true
+#endif
+
 #define GAME_EACH(w, it, ...)                                                          \
-    for (game_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .target = { 0 }, .cargo = { 0 }, .mood = { 0 }, .lifetime = { 0 }, .radius = { 0 }, .player = { 0 }, .asteroid = { 0 }, .bullet = { 0 }, .frozen = { 0 }, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it GAME__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }, \
              ECS_PP_MAP(GAME__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
-         ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)  \
-        if (!(ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
+         ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)                                                                  \
+        for (; it.n__ > it.lo__; it.n__--)                                                      \
+            if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
+                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !GAME__LOOP_AT(&it)) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
@@ -838,8 +911,8 @@ typedef struct game_iter {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
-#define GAME_ROW(it, c) ((it##__##c)->c.row)
+#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define GAME_ROW(it, c) ((it##__##c)->c)
 #define GAME__DECL(it, c) *const it##__##c = &it
 #define GAME__USE(it, c) (void)it##__##c
 
@@ -858,12 +931,32 @@ typedef struct game_iter {
 #define GAME__WALK_asteroid(w__) ecs_walk_set(&(w__)->components.asteroid.set)
 #define GAME__WALK_bullet(w__) ecs_walk_set(&(w__)->components.bullet.set)
 #define GAME__WALK_frozen(w__) ecs_walk_set(&(w__)->components.frozen.set)
-/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
- * masks for every term's bit), else a probe: the sparse set, or the
- * slot mask. */
+/* A direct loop walks runs of positions that are every term's row: an owning group's packed
+ * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
+ * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
+ * expression of the terms, so the compiler keeps one kind of loop body. */
+#define GAME__DIRECT(n, signature, ...) \
+    ((ECS_PP_MAP(GAME__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || GAME__GROUPED(n, signature))
+#define GAME__GROUPED(n, signature) (((n) == 1 && (signature) == UINT64_C(0x26a943fb946d6a6f)))
+#define GAME__SLOT(ctx, c) GAME__SLOT_##c
+#define GAME__SLOT_position 0
+#define GAME__SLOT_velocity 0
+#define GAME__SLOT_health 0
+#define GAME__SLOT_name 0
+#define GAME__SLOT_target 0
+#define GAME__SLOT_cargo 0
+#define GAME__SLOT_mood 0
+#define GAME__SLOT_lifetime 0
+#define GAME__SLOT_radius 0
+#define GAME__SLOT_player 0
+#define GAME__SLOT_asteroid 0
+#define GAME__SLOT_bullet 0
+#define GAME__SLOT_frozen 0
+#define GAME__AT(it, c) ((it).c = (it).n__ - 1u)
+/* Otherwise each step is one entity, and each term's row is the cursor's own row when it
+ * walks that term's pool, else a probe: the sparse set, or the slot mask. */
 #define GAME__HAS(it, c) \
-    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c = GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define GAME__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define GAME__ROW_velocity(w__, e__, cur__) \
@@ -916,12 +1009,38 @@ static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t sign
     if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
 }
-/* The loop's next entity. A cursor on the entity slots means every component named has slot
- * storage: scan the slot masks for the bits needed (free slots have none). */
+/* The loop's next run of positions (see GAME__DIRECT); false when done, or when the body
+ * left the last run early (break). */
 static inline bool game__step(game_iter_t *it) {
-    return ecs_cursor_step(&it->cursor__, &it->id);
+    ecs_cursor_t *c = &it->cursor__;
+    if (it->n__ > it->lo__) return false;
+    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
+    if (c->aligned) { /* an owning group: all its rows in one run */
+        c->next = 0;
+        it->lo__ = 0;
+        it->n__ = i;
+        return i != 0;
+    }
+    if (!ecs_cursor_step(c, &it->id)) return false;
+    it->lo__ = c->next;
+    it->n__ = c->next + 1u;
+    return true;
 }
-#define GAME__NOT(it, c) (GAME__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
+/* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
+#define GAME__NOT(it, c) GAME__NOT_##c((it).world__, (it).id)
+#define GAME__NOT_position(w__, e__) (ecs_sparse_row(&(w__)->components.position.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_velocity(w__, e__) (ecs_sparse_row(&(w__)->components.velocity.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_health(w__, e__) (ecs_sparse_row(&(w__)->components.health.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_name(w__, e__) (ecs_sparse_row(&(w__)->components.name.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_target(w__, e__) (ecs_sparse_row(&(w__)->components.target.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_cargo(w__, e__) (ecs_sparse_row(&(w__)->components.cargo.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_mood(w__, e__) (ecs_sparse_row(&(w__)->components.mood.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_lifetime(w__, e__) (ecs_sparse_row(&(w__)->components.lifetime.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_radius(w__, e__) (ecs_sparse_row(&(w__)->components.radius.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_player(w__, e__) (ecs_sparse_row(&(w__)->components.player.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_asteroid(w__, e__) (ecs_sparse_row(&(w__)->components.asteroid.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_bullet(w__, e__) (ecs_sparse_row(&(w__)->components.bullet.set, (e__)) == ECS_ROW_NONE)
+#define GAME__NOT_frozen(w__, e__) (ecs_sparse_row(&(w__)->components.frozen.set, (e__)) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: GAME_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */
@@ -959,8 +1078,10 @@ typedef struct game_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_ROW(v, c, i) (i)
+#define GAME_MOVEMENT_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -969,6 +1090,11 @@ static inline game_movement_view_t game_query_movement(game_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if GAME_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
+#endif
     };
 }
 
@@ -980,8 +1106,10 @@ typedef struct game_expiring_view {
     struct {
         float *ECS_RESTRICT seconds;
     } lifetime;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_ROW(v, c, i) (i)
+#define GAME_EXPIRING_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -989,6 +1117,11 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.dense,
         .lifetime = { w->components.lifetime.seconds },
+#if GAME_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
+#endif
     };
 }
 

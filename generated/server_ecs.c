@@ -31,11 +31,14 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    SERVER__CHANGED(w, "add position");
     return true;
 }
 
 static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
+    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
     if (from == row) return;
@@ -103,11 +106,14 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const ser
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    SERVER__CHANGED(w, "add velocity");
     return true;
 }
 
 static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
     if (from == row) return;
@@ -175,11 +181,14 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    SERVER__CHANGED(w, "add health");
     return true;
 }
 
 static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
+    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
     if (from == row) return;
@@ -219,11 +228,14 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    SERVER__CHANGED(w, "add name");
     return true;
 }
 
 static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
+    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
     if (from == row) return;
@@ -253,11 +265,14 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    SERVER__CHANGED(w, "add player");
     return true;
 }
 
 static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
+    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
@@ -290,11 +305,14 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const serve
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    SERVER__CHANGED(w, "add target");
     return true;
 }
 
 static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
+    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
     if (from == row) return;
@@ -334,11 +352,14 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const s
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    SERVER__CHANGED(w, "add connection");
     return true;
 }
 
 static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
@@ -371,11 +392,14 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    SERVER__CHANGED(w, "add replicated");
     return true;
 }
 
 static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
@@ -547,6 +571,10 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     }
     v.count = n;
     v.entity = sc->entity;
+#if SERVER_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
     v.row__.position = sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
@@ -736,6 +764,7 @@ no_room: /* take back what this call recorded, and the entity */
 }
 
 bool server_apply_deferred(server_world_t *w) {
+    SERVER__CHECK_NO_LOOP(w, "server_apply_deferred() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         server__command_t c = w->deferred.commands[k];
@@ -950,6 +979,7 @@ server_world_t *server_world_new(void) {
 
 void server_world_free(server_world_t *w) {
     if (!w) return;
+    SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     server__position_fini(&w->components.position);
     server__velocity_fini(&w->components.velocity);
     server__health_fini(&w->components.health);
@@ -1062,17 +1092,21 @@ static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_enti
     return true;
 }
 
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__position_set_hooked(w, e, &v);
+static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+    if (w->hooks.any__) return server__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, &v)) return false;
+        if (!server__position_insert(w, e, v)) return false;
         server__position_added(w, e);
         return true;
     }
-    server__position_write(&w->components.position, row, &v);
+    server__position_write(&w->components.position, row, v);
     return true;
+}
+
+bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    return server__position_set_from(w, e, &v);
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
@@ -1130,17 +1164,21 @@ static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_enti
     return true;
 }
 
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__velocity_set_hooked(w, e, &v);
+static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+    if (w->hooks.any__) return server__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, &v)) return false;
+        if (!server__velocity_insert(w, e, v)) return false;
         server__velocity_added(w, e);
         return true;
     }
-    server__velocity_write(&w->components.velocity, row, &v);
+    server__velocity_write(&w->components.velocity, row, v);
     return true;
+}
+
+bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    return server__velocity_set_from(w, e, &v);
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
@@ -1196,13 +1234,17 @@ static SERVER__COLD bool server__health_add_hooked(server_world_t *w, ecs_entity
     return true;
 }
 
-bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__health_set_hooked(w, e, &v);
+static bool server__health_set_from(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+    if (w->hooks.any__) return server__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
-    server__health_write(&w->components.health, row, &v);
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, v);
+    server__health_write(&w->components.health, row, v);
     return true;
+}
+
+bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    return server__health_set_from(w, e, &v);
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
@@ -1252,13 +1294,17 @@ static SERVER__COLD bool server__name_add_hooked(server_world_t *w, ecs_entity_t
     return true;
 }
 
-bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__name_set_hooked(w, e, &v);
+static bool server__name_set_from(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+    if (w->hooks.any__) return server__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
-    server__name_write(&w->components.name, row, &v);
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, v);
+    server__name_write(&w->components.name, row, v);
     return true;
+}
+
+bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    return server__name_set_from(w, e, &v);
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
@@ -1342,13 +1388,17 @@ static SERVER__COLD bool server__target_add_hooked(server_world_t *w, ecs_entity
     return true;
 }
 
-bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__target_set_hooked(w, e, &v);
+static bool server__target_set_from(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+    if (w->hooks.any__) return server__target_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
-    server__target_write(&w->components.target, row, &v);
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, v);
+    server__target_write(&w->components.target, row, v);
     return true;
+}
+
+bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    return server__target_set_from(w, e, &v);
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
@@ -1398,13 +1448,17 @@ static SERVER__COLD bool server__connection_add_hooked(server_world_t *w, ecs_en
     return true;
 }
 
-bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__connection_set_hooked(w, e, &v);
+static bool server__connection_set_from(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+    if (w->hooks.any__) return server__connection_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
-    server__connection_write(&w->components.connection, row, &v);
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, v);
+    server__connection_write(&w->components.connection, row, v);
     return true;
+}
+
+bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    return server__connection_set_from(w, e, &v);
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
@@ -1473,11 +1527,11 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
 
 static const char *const server__position_keys[] = { "x", "y" };
 
-static cJSON *server__position_to_json(const server_position_t *v) {
+static cJSON *server__position_to_json(const server_position_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1486,7 +1540,7 @@ fail:
 
 static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
     if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
-    *out = SERVER_POSITION_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1504,11 +1558,11 @@ static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server
 
 static const char *const server__velocity_keys[] = { "x", "y" };
 
-static cJSON *server__velocity_to_json(const server_velocity_t *v) {
+static cJSON *server__velocity_to_json(const server_velocity_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(v->x))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(v->y))) goto fail;
+    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
+    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1517,7 +1571,7 @@ fail:
 
 static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
     if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
-    *out = SERVER_VELOCITY_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
@@ -1535,11 +1589,11 @@ static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server
 
 static const char *const server__health_keys[] = { "current", "max" };
 
-static cJSON *server__health_to_json(const server_health_t *v) {
+static cJSON *server__health_to_json(const server_health_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(v->current))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(v->max))) goto fail;
+    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
+    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1548,7 +1602,8 @@ fail:
 
 static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
     if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
-    *out = SERVER_HEALTH_DEFAULT;
+    memset(out, 0, sizeof *out);
+    out->max = 100;
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
@@ -1566,10 +1621,10 @@ static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_h
 
 static const char *const server__name_keys[] = { "value" };
 
-static cJSON *server__name_to_json(const server_name_t *v) {
+static cJSON *server__name_to_json(const server_name_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(v->value, 32))) goto fail;
+    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1578,7 +1633,7 @@ fail:
 
 static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
     if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
-    *out = SERVER_NAME_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
@@ -1591,10 +1646,10 @@ static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_nam
 
 static const char *const server__target_keys[] = { "entity" };
 
-static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_t *v) {
+static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, v->entity))) goto fail;
+    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1603,7 +1658,7 @@ fail:
 
 static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
     if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
-    *out = SERVER_TARGET_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
@@ -1616,11 +1671,11 @@ static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_t
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
 
-static cJSON *server__connection_to_json(const server_connection_t *v) {
+static cJSON *server__connection_to_json(const server_connection_pool_t *p, uint32_t row) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!ecs_json_put(o, "peer", ecs_json_from_uint(v->peer))) goto fail;
-    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(v->ping_ms))) goto fail;
+    if (!ecs_json_put(o, "peer", ecs_json_from_uint(p->peer[row]))) goto fail;
+    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(p->ping_ms[row]))) goto fail;
     return o;
 fail:
     cJSON_Delete(o);
@@ -1629,7 +1684,7 @@ fail:
 
 static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
     if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
-    *out = SERVER_CONNECTION_DEFAULT;
+    memset(out, 0, sizeof *out);
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
@@ -1674,47 +1729,42 @@ static const char *const server__json__entity_keys[] = { "id", "position", "velo
 static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0:
-                if (server_has_position(w, e)) {
-                    server_position_t v = server_get_position(w, e);
-                    if (!ecs_json_put(o, "position", server__position_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "position", server__position_to_json(&w->components.position, row)))
+                    goto fail;
                 break;
             case 1:
-                if (server_has_velocity(w, e)) {
-                    server_velocity_t v = server_get_velocity(w, e);
-                    if (!ecs_json_put(o, "velocity", server__velocity_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "velocity", server__velocity_to_json(&w->components.velocity, row)))
+                    goto fail;
                 break;
             case 2:
-                if (server_has_health(w, e)) {
-                    server_health_t v = server_get_health(w, e);
-                    if (!ecs_json_put(o, "health", server__health_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "health", server__health_to_json(&w->components.health, row)))
+                    goto fail;
                 break;
             case 3:
-                if (server_has_name(w, e)) {
-                    server_name_t v = server_get_name(w, e);
-                    if (!ecs_json_put(o, "name", server__name_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "name", server__name_to_json(&w->components.name, row)))
+                    goto fail;
                 break;
             case 4:
                 if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
                 break;
             case 5:
-                if (server_has_target(w, e)) {
-                    server_target_t v = server_get_target(w, e);
-                    if (!ecs_json_put(o, "target", server__target_to_json(&w->entities, &v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "target", server__target_to_json(&w->entities, &w->components.target, row)))
+                    goto fail;
                 break;
             case 6:
-                if (server_has_connection(w, e)) {
-                    server_connection_t v = server_get_connection(w, e);
-                    if (!ecs_json_put(o, "connection", server__connection_to_json(&v))) goto fail;
-                }
+                if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE &&
+                    !ecs_json_put(o, "connection", server__connection_to_json(&w->components.connection, row)))
+                    goto fail;
                 break;
             case 7:
                 if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
@@ -1762,35 +1812,42 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
 }
 
 /* Reads entity object o's components (keys already checked); with w, adds them to e. */
-static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e) {
+union server__json__scratch {
+    server_position_t position;
+    server_velocity_t velocity;
+    server_health_t health;
+    server_name_t name;
+    server_target_t target;
+    server_connection_t connection;
+};
+
+/* Values are read into *v (one heap buffer for any component: a component may be larger
+ * than the stack) and set from there. */
+static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, union server__json__scratch *v) {
     const cJSON *item;
     size_t mark;
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
         mark = ecs_json_enter(c, "position");
-        server_position_t v;
-        if (!server__position_from_json(c, item, &v)) return false;
-        if (w && !server_set_position(w, e, v)) return ecs_json_oom(c);
+        if (!server__position_from_json(c, item, &v->position)) return false;
+        if (w && !server__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
         mark = ecs_json_enter(c, "velocity");
-        server_velocity_t v;
-        if (!server__velocity_from_json(c, item, &v)) return false;
-        if (w && !server_set_velocity(w, e, v)) return ecs_json_oom(c);
+        if (!server__velocity_from_json(c, item, &v->velocity)) return false;
+        if (w && !server__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
         mark = ecs_json_enter(c, "health");
-        server_health_t v;
-        if (!server__health_from_json(c, item, &v)) return false;
-        if (w && !server_set_health(w, e, v)) return ecs_json_oom(c);
+        if (!server__health_from_json(c, item, &v->health)) return false;
+        if (w && !server__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
         mark = ecs_json_enter(c, "name");
-        server_name_t v;
-        if (!server__name_from_json(c, item, &v)) return false;
-        if (w && !server_set_name(w, e, v)) return ecs_json_oom(c);
+        if (!server__name_from_json(c, item, &v->name)) return false;
+        if (w && !server__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
@@ -1801,16 +1858,14 @@ static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
         mark = ecs_json_enter(c, "target");
-        server_target_t v;
-        if (!server__target_from_json(c, item, &v)) return false;
-        if (w && !server_set_target(w, e, v)) return ecs_json_oom(c);
+        if (!server__target_from_json(c, item, &v->target)) return false;
+        if (w && !server__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "connection"))) {
         mark = ecs_json_enter(c, "connection");
-        server_connection_t v;
-        if (!server__connection_from_json(c, item, &v)) return false;
-        if (w && !server_set_connection(w, e, v)) return ecs_json_oom(c);
+        if (!server__connection_from_json(c, item, &v->connection)) return false;
+        if (w && !server__connection_set_from(w, e, &v->connection)) return ecs_json_oom(c);
         ecs_json_leave(c, mark);
     }
     if ((item = cJSON_GetObjectItemCaseSensitive(o, "replicated"))) {
@@ -1830,14 +1885,19 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    if (!ids) return ecs_json_oom(c);
+    union server__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
+    if (!ids || !v) {
+        ecs_free(ids);
+        ecs_free(v);
+        return ecs_json_oom(c);
+    }
     const cJSON *o;
     uint32_t k = 0;
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL))
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, v))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1847,14 +1907,16 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!server__json__entity_from(c, o, w, ids[k])) goto fail;
+        if (!server__json__entity_from(c, o, w, ids[k], v)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
+    ecs_free(v);
     return true;
 fail:
     ecs_free(ids);
+    ecs_free(v);
     return false;
 }
 
@@ -1905,6 +1967,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     const server_load_options_t none = { 0 };
     if (!err) err = &ignored;
     if (!opts) opts = &none;
+    SERVER__CHECK_NO_LOOP(w, "server_world_from_json() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1914,11 +1977,17 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
               ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
-    if (ok) { /* only now does w change: it takes the staging world's contents */
-        server_world_t old = *w;
-        *w = *staging;
-        *staging = old;
-        w->hooks = old.hooks; /* the program's hooks stay; a load fires none */
+    if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
+               * byte (with its singletons a world may be larger than the stack) */
+        unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
+        for (size_t k = 0; k < sizeof *w; k++) {
+            unsigned char t = a[k];
+            a[k] = b[k];
+            b[k] = t;
+        }
+        w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
+        SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
     ecs_json_ctx_fini(&c);
@@ -1951,37 +2020,37 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t server__position_hash(uint64_t h, const server_position_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t server__position_hash(uint64_t h, const server_position_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t server__velocity_hash(uint64_t h, const server_velocity_t *v) {
-    h = ecs_hash_f32(h, v->x);
-    h = ecs_hash_f32(h, v->y);
+static uint64_t server__velocity_hash(uint64_t h, const server_velocity_pool_t *p, uint32_t row) {
+    h = ecs_hash_f32(h, p->x[row]);
+    h = ecs_hash_f32(h, p->y[row]);
     return h;
 }
 
-static uint64_t server__health_hash(uint64_t h, const server_health_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->current);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)v->max);
+static uint64_t server__health_hash(uint64_t h, const server_health_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
+    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
     return h;
 }
 
-static uint64_t server__name_hash(uint64_t h, const server_name_t *v) {
-    h = ecs_hash_string(h, v->value, sizeof v->value);
+static uint64_t server__name_hash(uint64_t h, const server_name_pool_t *p, uint32_t row) {
+    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
     return h;
 }
 
-static uint64_t server__target_hash(uint64_t h, const server_target_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->entity);
+static uint64_t server__target_hash(uint64_t h, const server_target_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
     return h;
 }
 
-static uint64_t server__connection_hash(uint64_t h, const server_connection_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->peer);
-    h = ecs_hash_mix(h, (uint64_t)v->ping_ms);
+static uint64_t server__connection_hash(uint64_t h, const server_connection_pool_t *p, uint32_t row) {
+    h = ecs_hash_mix(h, (uint64_t)p->peer[row]);
+    h = ecs_hash_mix(h, (uint64_t)p->ping_ms[row]);
     return h;
 }
 
@@ -1994,52 +2063,37 @@ uint64_t server_world_hash(const server_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
+                uint32_t row;
                 switch (pool) {
                 case 0:
-                    if (server_has_position(w, e)) {
-                        server_position_t v = server_get_position(w, e);
-                        h = server__position_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
+                        h = server__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
                     break;
                 case 1:
-                    if (server_has_velocity(w, e)) {
-                        server_velocity_t v = server_get_velocity(w, e);
-                        h = server__velocity_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
+                        h = server__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
                     break;
                 case 2:
-                    if (server_has_health(w, e)) {
-                        server_health_t v = server_get_health(w, e);
-                        h = server__health_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
+                        h = server__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
                     break;
                 case 3:
-                    if (server_has_name(w, e)) {
-                        server_name_t v = server_get_name(w, e);
-                        h = server__name_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
+                        h = server__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
                     break;
                 case 4:
-                    if (server_has_player(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (server_has_player(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 case 5:
-                    if (server_has_target(w, e)) {
-                        server_target_t v = server_get_target(w, e);
-                        h = server__target_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
+                        h = server__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
                     break;
                 case 6:
-                    if (server_has_connection(w, e)) {
-                        server_connection_t v = server_get_connection(w, e);
-                        h = server__connection_hash(ecs_hash_mix(h, pool), &v);
-                    }
+                    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE)
+                        h = server__connection_hash(ecs_hash_mix(h, pool), &w->components.connection, row);
                     break;
                 case 7:
-                    if (server_has_replicated(w, e)) {
-                        h = ecs_hash_mix(h, pool);
-                    }
+                    if (server_has_replicated(w, e)) h = ecs_hash_mix(h, pool);
                     break;
                 }
             }

@@ -18,6 +18,25 @@
 #error "server_ecs.h was generated for ecsgen runtime API 1: regenerate it"
 #endif
 
+/* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
+ * macro loop, a structural change inside a view loop, ...): a message naming the call,
+ * then abort. On in unoptimized builds without NDEBUG (they would slow optimized loops);
+ * define SERVER_CHECKS as 0 or 1 before including this header to choose. Off, they cost
+ * nothing. Macro loops are checked with GCC and Clang only (a cleanup attribute sees a loop
+ * left by break, return or goto; not by longjmp). */
+#ifndef SERVER_CHECKS
+#if defined(NDEBUG) || defined(__OPTIMIZE__)
+#define SERVER_CHECKS 0
+#else
+#define SERVER_CHECKS 1
+#endif
+#endif
+#if SERVER_CHECKS && defined(__GNUC__)
+#define SERVER__LOOP_CHECKS 1
+#else
+#define SERVER__LOOP_CHECKS 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -200,7 +219,27 @@ typedef struct server_world {
         server__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    ecs_checks_t checks__; /* for SERVER_CHECKS (the same layout whether they are on or off) */
 } server_world_t;
+
+/* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
+ * never allowed inside one, a view used after a structural change. */
+#if SERVER_CHECKS
+#define SERVER__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+#define SERVER__CHECK_VIEW(v, what) \
+    ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
+#else
+#define SERVER__CHANGED(w, what) ((void)0)
+#define SERVER__CHECK_VIEW(v, what) ((void)0)
+#endif
+#if SERVER__LOOP_CHECKS
+#define SERVER__CHECK_ERASE(w, e, what) \
+    ((w)->checks__.loops && !ecs_check_in_hand(&(w)->checks__, (e)) ? ecs_check_fail(what, NULL) : (void)0)
+#define SERVER__CHECK_NO_LOOP(w, what) ((w)->checks__.loops ? ecs_check_fail(what, NULL) : (void)0)
+#else
+#define SERVER__CHECK_ERASE(w, e, what) ((void)0)
+#define SERVER__CHECK_NO_LOOP(w, what) ((void)0)
+#endif
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
  * SERVER_WORLD_BYTES bytes in all (346176 plus sizeof(server_world_t) with 64-bit pointers),
@@ -567,11 +606,12 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
 /* ---- Iteration --------------------------------------------------------------------- */
 /* SERVER_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
  * a, b, ... (1 to 16 components); SERVER_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
- * entities that have x or y. In body, it.id is the entity and SERVER_FIELD(it, a, f) is field f
- * of its component a (an lvalue), SERVER_ROW(it, a) its row in pool a:
+ * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
+ *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, SERVER_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * SERVER_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
  *     SERVER_FIELD(it, position, x) += SERVER_FIELD(it, velocity, x) * dt;
- * A component the loop does not name, or another loop's iterator, does not compile there,
- * and it.a is a struct (it.a.row the raw row), so w->components.b.f[it.a] does not either.
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -594,25 +634,58 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
 
 typedef struct server_iter {
     ecs_entity_t id;
-    struct { uint32_t row; } position; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } velocity; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } health; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } name; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } player; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } target; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } connection; /* a type of its own: rows of two pools do not mix */
-    struct { uint32_t row; } replicated; /* a type of its own: rows of two pools do not mix */
+    uint32_t position;
+    uint32_t velocity;
+    uint32_t health;
+    uint32_t name;
+    uint32_t player;
+    uint32_t target;
+    uint32_t connection;
+    uint32_t replicated;
     server_world_t *world__;
     ecs_cursor_t cursor__;
+    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    ecs_check_loop_t loop__; /* SERVER__LOOP_CHECKS: this loop in the world's list of running loops */
 } server_iter_t;
 
+/* SERVER__LOOP_CHECKS: the world lists the macro loops running, innermost first, each with its
+ * entity in hand; a loop's `it` leaves the list (however the loop ends) through a cleanup
+ * attribute. */
+#if SERVER__LOOP_CHECKS
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer" /* the loop's cleanup takes it out again */
+#endif
+static inline ecs_check_loop_t server__loop_enter(server_world_t *w, const ecs_check_loop_t *self) {
+    ecs_check_loop_t loop = { ECS_NULL, w->checks__.loops };
+    w->checks__.loops = self;
+    return loop;
+}
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
+static inline void server__loop_leave(server_iter_t *it) {
+    it->world__->checks__.loops = it->loop__.outer;
+}
+#define SERVER__LOOP_SCOPE __attribute__((cleanup(server__loop_leave)))
+#define SERVER__LOOP_OUTER(w, it) server__loop_enter((w), &(it).loop__)
+#define SERVER__LOOP_AT(it) ((it)->loop__.id = (it)->id, true)
+#else
+#define SERVER__LOOP_SCOPE
+#define SERVER__LOOP_OUTER(w, it) { ECS_NULL, NULL }
+#define SERVER__LOOP_AT(it) true
+#endif
+
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (server_iter_t it = { .id = 0, .position = { 0 }, .velocity = { 0 }, .health = { 0 }, .name = { 0 }, .player = { 0 }, .target = { 0 }, .connection = { 0 }, .replicated = { 0 }, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (server_iter_t it SERVER__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))) }, \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }, \
              ECS_PP_MAP(SERVER__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
-         ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)  \
-        if (!(ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) {} else
+         ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)                                                                  \
+        for (; it.n__ > it.lo__; it.n__--)                                                      \
+            if (!(SERVER__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
+                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  : (ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !SERVER__LOOP_AT(&it)) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
     SERVER_EACH(w, it, __VA_ARGS__)                                                       \
@@ -620,8 +693,8 @@ typedef struct server_iter {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c.row])
-#define SERVER_ROW(it, c) ((it##__##c)->c.row)
+#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define SERVER_ROW(it, c) ((it##__##c)->c)
 #define SERVER__DECL(it, c) *const it##__##c = &it
 #define SERVER__USE(it, c) (void)it##__##c
 
@@ -635,12 +708,27 @@ typedef struct server_iter {
 #define SERVER__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set)
 #define SERVER__WALK_connection(w__) ecs_walk_set(&(w__)->components.connection.set)
 #define SERVER__WALK_replicated(w__) ecs_walk_set(&(w__)->components.replicated.set)
-/* Each term's row for the cursor's entity: the cursor's own row when it walks that term's
- * pool (and every pool's, walking a group; and the slot, when the step scanned the slot
- * masks for every term's bit), else a probe: the sparse set, or the
- * slot mask. */
+/* A direct loop walks runs of positions that are every term's row: an owning group's packed
+ * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
+ * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
+ * expression of the terms, so the compiler keeps one kind of loop body. */
+#define SERVER__DIRECT(n, signature, ...) \
+    ((ECS_PP_MAP(SERVER__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || SERVER__GROUPED(n, signature))
+#define SERVER__GROUPED(n, signature) (((n) == 2 && (signature) == UINT64_C(0x30786bee6e7b6dd7)))
+#define SERVER__SLOT(ctx, c) SERVER__SLOT_##c
+#define SERVER__SLOT_position 0
+#define SERVER__SLOT_velocity 0
+#define SERVER__SLOT_health 0
+#define SERVER__SLOT_name 0
+#define SERVER__SLOT_player 0
+#define SERVER__SLOT_target 0
+#define SERVER__SLOT_connection 0
+#define SERVER__SLOT_replicated 0
+#define SERVER__AT(it, c) ((it).c = (it).n__ - 1u)
+/* Otherwise each step is one entity, and each term's row is the cursor's own row when it
+ * walks that term's pool, else a probe: the sparse set, or the slot mask. */
 #define SERVER__HAS(it, c) \
-    (((it).c.row = (it).cursor__.aligned ? (it).cursor__.next : SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
+    (((it).c = SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define SERVER__ROW_position(w__, e__, cur__) \
     ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define SERVER__ROW_velocity(w__, e__, cur__) \
@@ -678,12 +766,33 @@ static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t 
     if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
     return ecs_cursor_smallest(n, walks);
 }
-/* The loop's next entity. A cursor on the entity slots means every component named has slot
- * storage: scan the slot masks for the bits needed (free slots have none). */
+/* The loop's next run of positions (see SERVER__DIRECT); false when done, or when the body
+ * left the last run early (break). */
 static inline bool server__step(server_iter_t *it) {
-    return ecs_cursor_step(&it->cursor__, &it->id);
+    ecs_cursor_t *c = &it->cursor__;
+    if (it->n__ > it->lo__) return false;
+    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
+    if (c->aligned) { /* an owning group: all its rows in one run */
+        c->next = 0;
+        it->lo__ = 0;
+        it->n__ = i;
+        return i != 0;
+    }
+    if (!ecs_cursor_step(c, &it->id)) return false;
+    it->lo__ = c->next;
+    it->n__ = c->next + 1u;
+    return true;
 }
-#define SERVER__NOT(it, c) (SERVER__ROW_##c((it).world__, (it).id, (it).cursor__) == ECS_ROW_NONE)
+/* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
+#define SERVER__NOT(it, c) SERVER__NOT_##c((it).world__, (it).id)
+#define SERVER__NOT_position(w__, e__) (ecs_sparse_row(&(w__)->components.position.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_velocity(w__, e__) (ecs_sparse_row(&(w__)->components.velocity.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_health(w__, e__) (ecs_sparse_row(&(w__)->components.health.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_name(w__, e__) (ecs_sparse_row(&(w__)->components.name.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_player(w__, e__) (ecs_sparse_row(&(w__)->components.player.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_target(w__, e__) (ecs_sparse_row(&(w__)->components.target.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_connection(w__, e__) (ecs_sparse_row(&(w__)->components.connection.set, (e__)) == ECS_ROW_NONE)
+#define SERVER__NOT_replicated(w__, e__) (ecs_sparse_row(&(w__)->components.replicated.set, (e__)) == ECS_ROW_NONE)
 
 /* The schema's queries, as loops: SERVER_EACH_<QUERY>(w, it) { body } */
 /* movement: Everything that moves */
@@ -721,8 +830,10 @@ typedef struct server_movement_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } velocity;
+    const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } server_movement_view_t;
-#define SERVER_MOVEMENT_ROW(v, c, i) (i)
+#define SERVER_MOVEMENT_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
@@ -731,6 +842,11 @@ static inline server_movement_view_t server_query_movement(server_world_t *w) {
         .entity = w->components.position.set.dense,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
+#if SERVER_CHECKS
+        .checks__ = &w->checks__, .changes__ = w->checks__.changes,
+#else
+        .checks__ = NULL, .changes__ = 0, /* C++ wants every member named */
+#endif
     };
 }
 
@@ -746,8 +862,10 @@ typedef struct server_replication_view {
     struct {
         const uint32_t *position;
     } row__;
+    const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
 } server_replication_view_t;
-#define SERVER_REPLICATION_ROW(v, c, i) ((v).row__.c[i])
+#define SERVER_REPLICATION_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
 
 server_replication_view_t server_query_replication(server_world_t *w);
 
