@@ -85,8 +85,8 @@ static double W(iterate_each)(size_t n) {
     double t0 = now_ns();
     for (size_t r = 0; r < reps; r++) {
         SU(EACH)(w, it, position, velocity) {
-            w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
-            w->components.position.y[it.position] += w->components.velocity.y[it.velocity] * dt;
+            SU(FIELD)(it, position, x) += SU(FIELD)(it, velocity, x) * dt;
+            SU(FIELD)(it, position, y) += SU(FIELD)(it, velocity, y) * dt;
         }
     }
     double t = now_ns() - t0;
@@ -103,8 +103,8 @@ static double W(iterate_system)(size_t n) {
     double t0 = now_ns();
     for (size_t r = 0; r < reps; r++) {
         SU(EACH_MOVE)(w, it) {
-            w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
-            w->components.position.y[it.position] += w->components.velocity.y[it.velocity] * dt;
+            SU(FIELD)(it, position, x) += SU(FIELD)(it, velocity, x) * dt;
+            SU(FIELD)(it, position, y) += SU(FIELD)(it, velocity, y) * dt;
         }
     }
     double t = now_ns() - t0;

@@ -64,8 +64,8 @@ static void setup(game_world_t *w, stats_t *st) {
 /* Ships fire along their heading; spawning inside the loop is safe (not visited). */
 static void fire(game_world_t *w, stats_t *st) {
     GAME_EACH(w, it, player, position, velocity) {
-        float px = w->components.position.x[it.position], py = w->components.position.y[it.position];
-        float vx = w->components.velocity.x[it.velocity], vy = w->components.velocity.y[it.velocity];
+        float px = GAME_FIELD(it, position, x), py = GAME_FIELD(it, position, y);
+        float vx = GAME_FIELD(it, velocity, x), vy = GAME_FIELD(it, velocity, y);
         float len = sqrtf(vx * vx + vy * vy);
         if (len < 1e-3f) continue;
         ecs_entity_t b = game_spawn_bullet(w);
@@ -79,16 +79,16 @@ static void fire(game_world_t *w, stats_t *st) {
 
 static void move(game_world_t *w, float dt) {
     GAME_EACH_MOVEMENT(w, it) {
-        float *x = &w->components.position.x[it.position], *y = &w->components.position.y[it.position];
-        *x = wrap(*x + w->components.velocity.x[it.velocity] * dt);
-        *y = wrap(*y + w->components.velocity.y[it.velocity] * dt);
+        float *x = &GAME_FIELD(it, position, x), *y = &GAME_FIELD(it, position, y);
+        *x = wrap(*x + GAME_FIELD(it, velocity, x) * dt);
+        *y = wrap(*y + GAME_FIELD(it, velocity, y) * dt);
     }
 }
 
 /* Destroying the current entity inside the loop is safe. */
 static void expire(game_world_t *w, float dt, stats_t *st) {
     GAME_EACH_EXPIRING(w, it) {
-        if ((w->components.lifetime.seconds[it.lifetime] -= dt) <= 0) {
+        if ((GAME_FIELD(it, lifetime, seconds) -= dt) <= 0) {
             game_destroy(w, it.id);
             st->destroyed++;
             st->expired++;
@@ -102,14 +102,14 @@ static void collide(game_world_t *w, stats_t *st) {
     static ecs_entity_t dead[ASTEROIDS * 2];
     size_t ndead = 0;
     GAME_EACH(w, b, bullet, position, radius) {
-        float bx = w->components.position.x[b.position], by = w->components.position.y[b.position];
-        float br = w->components.radius.metres[b.radius];
+        float bx = GAME_FIELD(b, position, x), by = GAME_FIELD(b, position, y);
+        float br = GAME_FIELD(b, radius, metres);
         GAME_EACH(w, a, asteroid, position, radius, health) {
-            float dx = w->components.position.x[a.position] - bx;
-            float dy = w->components.position.y[a.position] - by;
-            float r = w->components.radius.metres[a.radius] + br;
+            float dx = GAME_FIELD(a, position, x) - bx;
+            float dy = GAME_FIELD(a, position, y) - by;
+            float r = GAME_FIELD(a, radius, metres) + br;
             if (dx * dx + dy * dy > r * r) continue;
-            int32_t *hp = &w->components.health.current[a.health];
+            int32_t *hp = &GAME_FIELD(a, health, current);
             if (*hp > 0 && (*hp -= 10) <= 0 && ndead < sizeof dead / sizeof dead[0]) dead[ndead++] = a.id;
             game_destroy(w, b.id); /* the outer loop's current entity: safe */
             st->destroyed++;

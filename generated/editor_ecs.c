@@ -675,6 +675,91 @@ bool editor_apply_deferred(editor_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define EDITOR__COLD __attribute__((noinline, cold))
+#else
+#define EDITOR__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && editor_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && editor_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && editor_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && editor_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && editor_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->selected && w->hooks.selected.on_add && editor_has_selected(w, e)) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    if (desc->gizmo && w->hooks.gizmo.on_add && editor_has_gizmo(w, e)) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && editor_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && editor_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && editor_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && editor_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && editor_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.selected.on_remove && editor_has_selected(w, e)) w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+    if (w->hooks.gizmo.on_remove && editor_has_gizmo(w, e)) w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void editor__hooks_changed(editor_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set) w->hooks.any__ = true;
+    if (w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set) w->hooks.any__ = true;
+}
+
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.selected = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.gizmo = hooks ? *hooks : none;
+    editor__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 editor_world_t *editor_world_new(void) {
@@ -709,6 +794,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     editor__groups_spawned(w, e);
+    if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     editor_destroy(w, e);
@@ -716,24 +802,51 @@ out_of_memory:
 }
 
 ecs_entity_t editor_spawn_ship(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(editor_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(editor_health_t){ .current = 0, .max = 100 },
         .name = &(editor_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w) {
-    return editor_spawn(w, &(editor_spawn_desc_t){
+    return editor_spawn_spawn_point_with(w, NULL);
+}
+
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides) {
+    editor_spawn_desc_t d = {
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .gizmo = &(editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f },
-    });
+    };
+    if (!overrides) return editor_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    d.selected = d.selected || overrides->selected;
+    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    return editor_spawn(w, &d);
 }
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (editor__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     editor__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -754,8 +867,34 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
+
+static EDITOR__COLD bool editor__position_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__position_insert(w, e, v)) return false;
+        editor__position_added(w, e);
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        editor__position_write(&w->components.position, row, v);
+    }
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !editor__position_insert(w, e, v))
+        return false;
+    editor__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    return true;
+}
 
 static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+    if (w->hooks.any__) return editor__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -772,6 +911,7 @@ bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
@@ -779,7 +919,20 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__position_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!editor_has_position(w, e)) return true; /* a hook removed it */
+    }
+    editor__position_removing(w, e);
+    editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -789,7 +942,31 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__velocity_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__velocity_insert(w, e, v)) return false;
+        editor__velocity_added(w, e);
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        editor__velocity_write(&w->components.velocity, row, v);
+    }
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !editor__velocity_insert(w, e, v))
+        return false;
+    editor__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    return true;
+}
+
 static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -806,6 +983,7 @@ bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
@@ -813,7 +991,20 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__velocity_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    editor__velocity_removing(w, e);
+    editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -823,7 +1014,29 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__health_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        editor__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__health_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !editor__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
+}
+
 static bool editor__health_set_from(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+    if (w->hooks.any__) return editor__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return editor__health_insert(w, e, v);
@@ -836,11 +1049,24 @@ bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            editor__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__health_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!editor_has_health(w, e)) return true; /* a hook removed it */
+    }
+    editor__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -848,7 +1074,29 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__name_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        editor__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__name_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !editor__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
+}
+
 static bool editor__name_set_from(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+    if (w->hooks.any__) return editor__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return editor__name_insert(w, e, v);
@@ -861,11 +1109,24 @@ bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            editor__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__name_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!editor_has_name(w, e)) return true; /* a hook removed it */
+    }
+    editor__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -873,12 +1134,33 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__player_add_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !editor__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            editor__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__player_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!editor_has_player(w, e)) return true; /* a hook removed it */
+    }
+    editor__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -886,12 +1168,33 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__selected_add_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE ||
+        !editor__selected_insert(w, e))
+        return false;
+    if (w->hooks.selected.on_add) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
+    return true;
+}
+
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
            editor__selected_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__selected_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_selected(w, e)) return false;
+    if (w->hooks.selected.on_remove) {
+        w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
+        if (!editor_has_selected(w, e)) return true; /* a hook removed it */
+    }
+    editor__selected_erase(w, e, ecs_sparse_row(&w->components.selected.set, e));
+    return true;
+}
+
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__selected_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -899,7 +1202,29 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static EDITOR__COLD bool editor__gizmo_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__gizmo_insert(w, e, v)) return false;
+        if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    } else {
+        editor__gizmo_write(&w->components.gizmo, row, v);
+    }
+    if (w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
+    return true;
+}
+
+static EDITOR__COLD bool editor__gizmo_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE ||
+        !editor__gizmo_insert(w, e, v))
+        return false;
+    if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    return true;
+}
+
 static bool editor__gizmo_set_from(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, v);
@@ -912,11 +1237,24 @@ bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__gizmo_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
            editor__gizmo_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static EDITOR__COLD bool editor__gizmo_remove_hooked(editor_world_t *w, ecs_entity_t e) {
+    if (!editor_has_gizmo(w, e)) return false;
+    if (w->hooks.gizmo.on_remove) {
+        w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+        if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
+    }
+    editor__gizmo_erase(w, e, ecs_sparse_row(&w->components.gizmo.set, e));
+    return true;
+}
+
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__gizmo_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -938,9 +1276,8 @@ static const ecs_meta_field_t editor__position_meta_fields[] = {
 static bool editor__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *world = (editor_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return editor_remove_position(world, e);
-    /* from the pointer, as editor_add_position and editor_set_position do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as editor_add_position and editor_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__position_add_hooked(world, e, (const editor_position_t *)value);
     return editor__position_set_from(world, e, (const editor_position_t *)value);
 }
 
@@ -954,9 +1291,8 @@ static const ecs_meta_field_t editor__velocity_meta_fields[] = {
 static bool editor__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *world = (editor_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return editor_remove_velocity(world, e);
-    /* from the pointer, as editor_add_velocity and editor_set_velocity do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as editor_add_velocity and editor_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__velocity_add_hooked(world, e, (const editor_velocity_t *)value);
     return editor__velocity_set_from(world, e, (const editor_velocity_t *)value);
 }
 
@@ -970,9 +1306,8 @@ static const ecs_meta_field_t editor__health_meta_fields[] = {
 static bool editor__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *world = (editor_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return editor_remove_health(world, e);
-    /* from the pointer, as editor_add_health and editor_set_health do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as editor_add_health and editor_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__health_add_hooked(world, e, (const editor_health_t *)value);
     return editor__health_set_from(world, e, (const editor_health_t *)value);
 }
 
@@ -985,9 +1320,8 @@ static const ecs_meta_field_t editor__name_meta_fields[] = {
 static bool editor__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *world = (editor_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return editor_remove_name(world, e);
-    /* from the pointer, as editor_add_name and editor_set_name do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as editor_add_name and editor_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__name_add_hooked(world, e, (const editor_name_t *)value);
     return editor__name_set_from(world, e, (const editor_name_t *)value);
 }
 
@@ -1013,9 +1347,8 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
 static bool editor__gizmo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *world = (editor_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo(world, e);
-    /* from the pointer, as editor_add_gizmo and editor_set_gizmo do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.gizmo.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as editor_add_gizmo and editor_set_gizmo do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__gizmo_add_hooked(world, e, (const editor_gizmo_t *)value);
     return editor__gizmo_set_from(world, e, (const editor_gizmo_t *)value);
 }
 
@@ -1257,6 +1590,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
             b[k] = t;
         }
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);

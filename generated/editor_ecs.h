@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 1
-#error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#if ECS_RUNTIME_API != 2
+#error "editor_ecs.h was generated for ecsgen runtime API 2: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -148,6 +148,15 @@ typedef struct {
     uint32_t capacity;
 } editor__selection_scratch_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct editor_world;
+typedef void (*editor_hook_fn_t)(struct editor_world *w, ecs_entity_t e, void *user);
+typedef struct editor_hooks {
+    editor_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} editor_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -183,6 +192,18 @@ typedef struct editor_world {
     struct {
         editor__selection_scratch_t selection;
     } scratch;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        editor_hooks_t position;
+        editor_hooks_t velocity;
+        editor_hooks_t health;
+        editor_hooks_t name;
+        editor_hooks_t player;
+        editor_hooks_t selected;
+        editor_hooks_t gizmo;
+    } hooks;
     /* Changes recorded to be made later (editor_apply_deferred). */
     struct {
         editor__command_t *commands;
@@ -233,10 +254,14 @@ typedef struct editor_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
-/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. */
+/* Prefab ship: as editor_spawn, with position, velocity, health, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_ship(editor_world_t *w);
-/* Prefab spawn_point: as editor_spawn, with position, gizmo. */
+ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
+/* Prefab spawn_point: as editor_spawn, with position, gizmo. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_spawn_point(editor_world_t *w);
+ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool editor_destroy(editor_world_t *w, ecs_entity_t e);
@@ -250,6 +275,21 @@ static inline bool editor_alive(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count(const editor_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* editor_on_<c>(w, &(editor_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every editor_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
+ * editor_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -267,6 +307,8 @@ static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
@@ -303,6 +345,8 @@ static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
@@ -339,6 +383,8 @@ static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
@@ -375,6 +421,8 @@ static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
@@ -409,6 +457,8 @@ static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_player(const editor_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_player(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
 
@@ -421,6 +471,8 @@ static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_selected(const editor_world_t *w) {
     return w->components.selected.set.count;
 }
+/* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
+void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e);
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
 
@@ -433,6 +485,8 @@ static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
+/* Sets gizmo's hooks (NULL: none). */
+void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks);
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);
@@ -517,6 +571,10 @@ extern const ecs_meta_schema_t editor_meta;
  * a, b, ... (1 to 16 components); EDITOR_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
  * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, EDITOR_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * EDITOR_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
+ *     EDITOR_FIELD(it, position, x) += EDITOR_FIELD(it, velocity, x) * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -581,10 +639,11 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 #endif
 
 #define EDITOR_EACH(w, it, ...)                                                          \
-    for (EDITOR__LOOP_SCOPE editor_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (editor_iter_t it EDITOR__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .selected = 0, .gizmo = 0, .world__ = (w), .cursor__ = editor__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = EDITOR__LOOP_OUTER(w, it) }; \
-         editor__step(&it);)                                                                  \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(EDITOR__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = EDITOR__LOOP_OUTER(w, it) }, \
+             ECS_PP_MAP(EDITOR__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(EDITOR__USE, ECS_PP_COMMA, it, __VA_ARGS__), editor__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(EDITOR__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
@@ -593,6 +652,13 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \
     EDITOR_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(EDITOR__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define EDITOR_ROW(it, c) ((it##__##c)->c)
+#define EDITOR__DECL(it, c) *const it##__##c = &it
+#define EDITOR__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)

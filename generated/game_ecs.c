@@ -976,6 +976,145 @@ bool game_apply_deferred(game_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define GAME__COLD __attribute__((noinline, cold))
+#else
+#define GAME__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && game_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && game_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && game_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && game_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->target && w->hooks.target.on_add && game_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->cargo && w->hooks.cargo.on_add && game_has_cargo(w, e)) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    if (desc->mood && w->hooks.mood.on_add && game_has_mood(w, e)) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    if (desc->lifetime && w->hooks.lifetime.on_add && game_has_lifetime(w, e)) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    if (desc->radius && w->hooks.radius.on_add && game_has_radius(w, e)) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    if (desc->player && w->hooks.player.on_add && game_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->asteroid && w->hooks.asteroid.on_add && game_has_asteroid(w, e)) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    if (desc->bullet && w->hooks.bullet.on_add && game_has_bullet(w, e)) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    if (desc->frozen && w->hooks.frozen.on_add && game_has_frozen(w, e)) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && game_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && game_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && game_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && game_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.target.on_remove && game_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.cargo.on_remove && game_has_cargo(w, e)) w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+    if (w->hooks.mood.on_remove && game_has_mood(w, e)) w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+    if (w->hooks.lifetime.on_remove && game_has_lifetime(w, e)) w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+    if (w->hooks.radius.on_remove && game_has_radius(w, e)) w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+    if (w->hooks.player.on_remove && game_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.asteroid.on_remove && game_has_asteroid(w, e)) w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+    if (w->hooks.bullet.on_remove && game_has_bullet(w, e)) w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+    if (w->hooks.frozen.on_remove && game_has_frozen(w, e)) w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void game__hooks_changed(game_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set) w->hooks.any__ = true;
+    if (w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set) w->hooks.any__ = true;
+    if (w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set) w->hooks.any__ = true;
+    if (w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set) w->hooks.any__ = true;
+    if (w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set) w->hooks.any__ = true;
+    if (w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set) w->hooks.any__ = true;
+}
+
+void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.cargo = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.mood = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.lifetime = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.radius = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.asteroid = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.bullet = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.frozen = hooks ? *hooks : none;
+    game__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 game_world_t *game_world_new(void) {
@@ -1015,6 +1154,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
     if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
     game__groups_spawned(w, e);
+    if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     game_destroy(w, e);
@@ -1022,7 +1162,11 @@ out_of_memory:
 }
 
 ecs_entity_t game_spawn_ship(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(game_health_t){ .current = 100, .max = 100 },
@@ -1030,31 +1174,85 @@ ecs_entity_t game_spawn_ship(game_world_t *w) {
         .mood = &(game_mood_t){ .state = GAME_MOOD_STATE_IDLE },
         .name = &(game_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_asteroid(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_asteroid_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .radius = &(game_radius_t){ .metres = 5.0f },
         .health = &(game_health_t){ .current = 30, .max = 30 },
         .asteroid = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 ecs_entity_t game_spawn_bullet(game_world_t *w) {
-    return game_spawn(w, &(game_spawn_desc_t){
+    return game_spawn_bullet_with(w, NULL);
+}
+
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides) {
+    game_spawn_desc_t d = {
         .position = &(game_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(game_velocity_t){ .x = 0.0f, .y = 0.0f },
         .lifetime = &(game_lifetime_t){ .seconds = 2.0f },
         .radius = &(game_radius_t){ .metres = 0.2f },
         .bullet = true,
-    });
+    };
+    if (!overrides) return game_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->cargo) d.cargo = overrides->cargo;
+    if (overrides->mood) d.mood = overrides->mood;
+    if (overrides->lifetime) d.lifetime = overrides->lifetime;
+    if (overrides->radius) d.radius = overrides->radius;
+    d.player = d.player || overrides->player;
+    d.asteroid = d.asteroid || overrides->asteroid;
+    d.bullet = d.bullet || overrides->bullet;
+    d.frozen = d.frozen || overrides->frozen;
+    return game_spawn(w, &d);
 }
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (game__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     game__group1_drop(w, e);
     game__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
@@ -1082,8 +1280,34 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
+
+static GAME__COLD bool game__position_set_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__position_insert(w, e, v)) return false;
+        game__position_added(w, e);
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        game__position_write(&w->components.position, row, v);
+    }
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !game__position_insert(w, e, v))
+        return false;
+    game__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    return true;
+}
 
 static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+    if (w->hooks.any__) return game__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1100,6 +1324,7 @@ bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
@@ -1107,7 +1332,20 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__position_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!game_has_position(w, e)) return true; /* a hook removed it */
+    }
+    game__position_removing(w, e);
+    game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1117,7 +1355,31 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__velocity_set_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__velocity_insert(w, e, v)) return false;
+        game__velocity_added(w, e);
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        game__velocity_write(&w->components.velocity, row, v);
+    }
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !game__velocity_insert(w, e, v))
+        return false;
+    game__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    return true;
+}
+
 static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+    if (w->hooks.any__) return game__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1134,6 +1396,7 @@ bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
@@ -1141,7 +1404,20 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__velocity_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!game_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    game__velocity_removing(w, e);
+    game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1151,7 +1427,29 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__health_set_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        game__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static GAME__COLD bool game__health_add_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !game__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
+}
+
 static bool game__health_set_from(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+    if (w->hooks.any__) return game__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return game__health_insert(w, e, v);
@@ -1164,11 +1462,24 @@ bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            game__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__health_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!game_has_health(w, e)) return true; /* a hook removed it */
+    }
+    game__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1176,7 +1487,29 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__name_set_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        game__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static GAME__COLD bool game__name_add_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !game__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
+}
+
 static bool game__name_set_from(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+    if (w->hooks.any__) return game__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return game__name_insert(w, e, v);
@@ -1189,11 +1522,24 @@ bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            game__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__name_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!game_has_name(w, e)) return true; /* a hook removed it */
+    }
+    game__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1201,7 +1547,29 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__target_set_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__target_insert(w, e, v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        game__target_write(&w->components.target, row, v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
+    return true;
+}
+
+static GAME__COLD bool game__target_add_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !game__target_insert(w, e, v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    return true;
+}
+
 static bool game__target_set_from(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+    if (w->hooks.any__) return game__target_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return game__target_insert(w, e, v);
@@ -1214,11 +1582,24 @@ bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__target_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            game__target_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__target_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_target(w, e)) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!game_has_target(w, e)) return true; /* a hook removed it */
+    }
+    game__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__target_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1226,7 +1607,29 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__cargo_set_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__cargo_insert(w, e, v)) return false;
+        if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    } else {
+        game__cargo_write(&w->components.cargo, row, v);
+    }
+    if (w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
+    return true;
+}
+
+static GAME__COLD bool game__cargo_add_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE ||
+        !game__cargo_insert(w, e, v))
+        return false;
+    if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
+    return true;
+}
+
 static bool game__cargo_set_from(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+    if (w->hooks.any__) return game__cargo_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, v);
@@ -1239,11 +1642,24 @@ bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__cargo_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
            game__cargo_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__cargo_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_cargo(w, e)) return false;
+    if (w->hooks.cargo.on_remove) {
+        w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
+        if (!game_has_cargo(w, e)) return true; /* a hook removed it */
+    }
+    game__cargo_erase(w, e, ecs_sparse_row(&w->components.cargo.set, e));
+    return true;
+}
+
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__cargo_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1251,7 +1667,29 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__mood_set_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__mood_insert(w, e, v)) return false;
+        if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    } else {
+        game__mood_write(&w->components.mood, row, v);
+    }
+    if (w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
+    return true;
+}
+
+static GAME__COLD bool game__mood_add_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE ||
+        !game__mood_insert(w, e, v))
+        return false;
+    if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
+    return true;
+}
+
 static bool game__mood_set_from(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+    if (w->hooks.any__) return game__mood_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return game__mood_insert(w, e, v);
@@ -1264,11 +1702,24 @@ bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__mood_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
            game__mood_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__mood_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_mood(w, e)) return false;
+    if (w->hooks.mood.on_remove) {
+        w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
+        if (!game_has_mood(w, e)) return true; /* a hook removed it */
+    }
+    game__mood_erase(w, e, ecs_sparse_row(&w->components.mood.set, e));
+    return true;
+}
+
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__mood_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1276,7 +1727,31 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__lifetime_set_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__lifetime_insert(w, e, v)) return false;
+        game__lifetime_added(w, e);
+        if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    } else {
+        game__lifetime_write(&w->components.lifetime, row, v);
+    }
+    if (w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
+    return true;
+}
+
+static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
+        !game__lifetime_insert(w, e, v))
+        return false;
+    game__lifetime_added(w, e);
+    if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
+    return true;
+}
+
 static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1293,6 +1768,7 @@ bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__lifetime_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
@@ -1300,7 +1776,20 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__lifetime_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_lifetime(w, e)) return false;
+    if (w->hooks.lifetime.on_remove) {
+        w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
+        if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
+    }
+    game__lifetime_removing(w, e);
+    game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
+    return true;
+}
+
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__lifetime_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1310,7 +1799,29 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__radius_set_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__radius_insert(w, e, v)) return false;
+        if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    } else {
+        game__radius_write(&w->components.radius, row, v);
+    }
+    if (w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
+    return true;
+}
+
+static GAME__COLD bool game__radius_add_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE ||
+        !game__radius_insert(w, e, v))
+        return false;
+    if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
+    return true;
+}
+
 static bool game__radius_set_from(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+    if (w->hooks.any__) return game__radius_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return game__radius_insert(w, e, v);
@@ -1323,11 +1834,24 @@ bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__radius_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
            game__radius_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__radius_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_radius(w, e)) return false;
+    if (w->hooks.radius.on_remove) {
+        w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
+        if (!game_has_radius(w, e)) return true; /* a hook removed it */
+    }
+    game__radius_erase(w, e, ecs_sparse_row(&w->components.radius.set, e));
+    return true;
+}
+
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__radius_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1335,12 +1859,33 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__player_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !game__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            game__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__player_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!game_has_player(w, e)) return true; /* a hook removed it */
+    }
+    game__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1348,12 +1893,33 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__asteroid_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE ||
+        !game__asteroid_insert(w, e))
+        return false;
+    if (w->hooks.asteroid.on_add) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
+    return true;
+}
+
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
            game__asteroid_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__asteroid_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_asteroid(w, e)) return false;
+    if (w->hooks.asteroid.on_remove) {
+        w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
+        if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
+    }
+    game__asteroid_erase(w, e, ecs_sparse_row(&w->components.asteroid.set, e));
+    return true;
+}
+
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__asteroid_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1361,12 +1927,33 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__bullet_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE ||
+        !game__bullet_insert(w, e))
+        return false;
+    if (w->hooks.bullet.on_add) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
+    return true;
+}
+
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
            game__bullet_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__bullet_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_bullet(w, e)) return false;
+    if (w->hooks.bullet.on_remove) {
+        w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
+        if (!game_has_bullet(w, e)) return true; /* a hook removed it */
+    }
+    game__bullet_erase(w, e, ecs_sparse_row(&w->components.bullet.set, e));
+    return true;
+}
+
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__bullet_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1374,7 +1961,17 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static GAME__COLD bool game__frozen_add_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
+        !game__frozen_insert(w, e))
+        return false;
+    game__frozen_added(w, e);
+    if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+    return true;
+}
+
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_add_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e))
         return false;
@@ -1382,7 +1979,20 @@ bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static GAME__COLD bool game__frozen_remove_hooked(game_world_t *w, ecs_entity_t e) {
+    if (!game_has_frozen(w, e)) return false;
+    if (w->hooks.frozen.on_remove) {
+        w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+        if (!game_has_frozen(w, e)) return true; /* a hook removed it */
+    }
+    game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
+    game__frozen_removed(w, e);
+    return true;
+}
+
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__frozen_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1405,9 +2015,8 @@ static const ecs_meta_field_t game__position_meta_fields[] = {
 static bool game__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_position(world, e);
-    /* from the pointer, as game_add_position and game_set_position do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_position and game_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__position_add_hooked(world, e, (const game_position_t *)value);
     return game__position_set_from(world, e, (const game_position_t *)value);
 }
 
@@ -1421,9 +2030,8 @@ static const ecs_meta_field_t game__velocity_meta_fields[] = {
 static bool game__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_velocity(world, e);
-    /* from the pointer, as game_add_velocity and game_set_velocity do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_velocity and game_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__velocity_add_hooked(world, e, (const game_velocity_t *)value);
     return game__velocity_set_from(world, e, (const game_velocity_t *)value);
 }
 
@@ -1437,9 +2045,8 @@ static const ecs_meta_field_t game__health_meta_fields[] = {
 static bool game__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_health(world, e);
-    /* from the pointer, as game_add_health and game_set_health do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_health and game_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__health_add_hooked(world, e, (const game_health_t *)value);
     return game__health_set_from(world, e, (const game_health_t *)value);
 }
 
@@ -1452,9 +2059,8 @@ static const ecs_meta_field_t game__name_meta_fields[] = {
 static bool game__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_name(world, e);
-    /* from the pointer, as game_add_name and game_set_name do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_name and game_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__name_add_hooked(world, e, (const game_name_t *)value);
     return game__name_set_from(world, e, (const game_name_t *)value);
 }
 
@@ -1467,9 +2073,8 @@ static const ecs_meta_field_t game__target_meta_fields[] = {
 static bool game__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_target(world, e);
-    /* from the pointer, as game_add_target and game_set_target do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.target.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_target and game_set_target do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__target_add_hooked(world, e, (const game_target_t *)value);
     return game__target_set_from(world, e, (const game_target_t *)value);
 }
 
@@ -1483,9 +2088,8 @@ static const ecs_meta_field_t game__cargo_meta_fields[] = {
 static bool game__cargo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_cargo(world, e);
-    /* from the pointer, as game_add_cargo and game_set_cargo do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.cargo.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_cargo and game_set_cargo do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__cargo_add_hooked(world, e, (const game_cargo_t *)value);
     return game__cargo_set_from(world, e, (const game_cargo_t *)value);
 }
 
@@ -1500,9 +2104,8 @@ static const ecs_meta_field_t game__mood_meta_fields[] = {
 static bool game__mood_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_mood(world, e);
-    /* from the pointer, as game_add_mood and game_set_mood do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.mood.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_mood and game_set_mood do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__mood_add_hooked(world, e, (const game_mood_t *)value);
     return game__mood_set_from(world, e, (const game_mood_t *)value);
 }
 
@@ -1515,9 +2118,8 @@ static const ecs_meta_field_t game__lifetime_meta_fields[] = {
 static bool game__lifetime_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_lifetime(world, e);
-    /* from the pointer, as game_add_lifetime and game_set_lifetime do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.lifetime.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_lifetime and game_set_lifetime do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__lifetime_add_hooked(world, e, (const game_lifetime_t *)value);
     return game__lifetime_set_from(world, e, (const game_lifetime_t *)value);
 }
 
@@ -1530,9 +2132,8 @@ static const ecs_meta_field_t game__radius_meta_fields[] = {
 static bool game__radius_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *world = (game_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return game_remove_radius(world, e);
-    /* from the pointer, as game_add_radius and game_set_radius do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.radius.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as game_add_radius and game_set_radius do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__radius_add_hooked(world, e, (const game_radius_t *)value);
     return game__radius_set_from(world, e, (const game_radius_t *)value);
 }
 
@@ -1824,6 +2425,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
             b[k] = t;
         }
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         GAME__CHANGED(w, "load");
     }
     game_world_free(staging);

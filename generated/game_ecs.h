@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 1
-#error "game_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#if ECS_RUNTIME_API != 2
+#error "game_ecs.h was generated for ecsgen runtime API 2: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -210,6 +210,15 @@ typedef struct game_singletons {
     game_clock_t clock;
 } game_singletons_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct game_world;
+typedef void (*game_hook_fn_t)(struct game_world *w, ecs_entity_t e, void *user);
+typedef struct game_hooks {
+    game_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} game_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -248,6 +257,24 @@ typedef struct game_world {
         uint32_t count, capacity;
         bool overflow;
     } pending;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        game_hooks_t position;
+        game_hooks_t velocity;
+        game_hooks_t health;
+        game_hooks_t name;
+        game_hooks_t target;
+        game_hooks_t cargo;
+        game_hooks_t mood;
+        game_hooks_t lifetime;
+        game_hooks_t radius;
+        game_hooks_t player;
+        game_hooks_t asteroid;
+        game_hooks_t bullet;
+        game_hooks_t frozen;
+    } hooks;
     /* Changes recorded to be made later (game_apply_deferred). */
     struct {
         game__command_t *commands;
@@ -304,12 +331,18 @@ typedef struct game_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc);
-/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. */
+/* Prefab ship: as game_spawn, with position, velocity, health, radius, mood, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_ship(game_world_t *w);
-/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. */
+ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab asteroid: as game_spawn, with position, velocity, radius, health, asteroid. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_asteroid(game_world_t *w);
-/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. */
+ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *overrides);
+/* Prefab bullet: as game_spawn, with position, velocity, lifetime, radius, bullet. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t game_spawn_bullet(game_world_t *w);
+ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool game_destroy(game_world_t *w, ecs_entity_t e);
@@ -323,6 +356,21 @@ static inline bool game_alive(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count(const game_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* game_on_<c>(w, &(game_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every game_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
+ * game_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -340,6 +388,8 @@ static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void game_on_position(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
 bool game_remove_position(game_world_t *w, ecs_entity_t e);
@@ -376,6 +426,8 @@ static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void game_on_velocity(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
@@ -412,6 +464,8 @@ static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void game_on_health(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
 bool game_remove_health(game_world_t *w, ecs_entity_t e);
@@ -448,6 +502,8 @@ static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void game_on_name(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
 bool game_remove_name(game_world_t *w, ecs_entity_t e);
@@ -482,6 +538,8 @@ static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
+/* Sets target's hooks (NULL: none). */
+void game_on_target(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
 bool game_remove_target(game_world_t *w, ecs_entity_t e);
@@ -516,6 +574,8 @@ static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
+/* Sets cargo's hooks (NULL: none). */
+void game_on_cargo(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
@@ -552,6 +612,8 @@ static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
+/* Sets mood's hooks (NULL: none). */
+void game_on_mood(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
 bool game_remove_mood(game_world_t *w, ecs_entity_t e);
@@ -586,6 +648,8 @@ static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
+/* Sets lifetime's hooks (NULL: none). */
+void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
@@ -620,6 +684,8 @@ static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
+/* Sets radius's hooks (NULL: none). */
+void game_on_radius(game_world_t *w, const game_hooks_t *hooks);
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
 bool game_remove_radius(game_world_t *w, ecs_entity_t e);
@@ -654,6 +720,8 @@ static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_player(const game_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_player(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_player(game_world_t *w, ecs_entity_t e);
 bool game_remove_player(game_world_t *w, ecs_entity_t e);
 
@@ -666,6 +734,8 @@ static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_asteroid(const game_world_t *w) {
     return w->components.asteroid.set.count;
 }
+/* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e);
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
 
@@ -678,6 +748,8 @@ static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_bullet(const game_world_t *w) {
     return w->components.bullet.set.count;
 }
+/* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_bullet(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_bullet(game_world_t *w, ecs_entity_t e);
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
 
@@ -690,6 +762,8 @@ static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_frozen(const game_world_t *w) {
     return w->components.frozen.set.count;
 }
+/* Sets frozen's hooks (NULL: none); a tag has no value: on_set is never called. */
+void game_on_frozen(game_world_t *w, const game_hooks_t *hooks);
 bool game_add_frozen(game_world_t *w, ecs_entity_t e);
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e);
 
@@ -756,6 +830,10 @@ extern const ecs_meta_schema_t game_meta;
  * a, b, ... (1 to 16 components); GAME_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
  * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, GAME_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * GAME_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
+ *     GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x) * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -826,10 +904,11 @@ static inline void game__loop_leave(game_iter_t *it) {
 #endif
 
 #define GAME_EACH(w, it, ...)                                                          \
-    for (GAME__LOOP_SCOPE game_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (game_iter_t it GAME__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }; \
-         game__step(&it);)                                                                  \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }, \
+             ECS_PP_MAP(GAME__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
@@ -838,6 +917,13 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
     GAME_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(GAME__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define GAME_ROW(it, c) ((it##__##c)->c)
+#define GAME__DECL(it, c) *const it##__##c = &it
+#define GAME__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)

@@ -765,6 +765,100 @@ bool server_apply_deferred(server_world_t *w) {
     return left == 0;
 }
 
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+#if defined(__GNUC__)
+#define SERVER__COLD __attribute__((noinline, cold))
+#else
+#define SERVER__COLD
+#endif
+
+/* After spawn made e complete: on_add of each component of desc, in schema order, while e
+ * still has it. */
+static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
+    if (desc->position && w->hooks.position.on_add && server_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    if (desc->velocity && w->hooks.velocity.on_add && server_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    if (desc->health && w->hooks.health.on_add && server_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    if (desc->name && w->hooks.name.on_add && server_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    if (desc->player && w->hooks.player.on_add && server_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    if (desc->target && w->hooks.target.on_add && server_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    if (desc->connection && w->hooks.connection.on_add && server_has_connection(w, e)) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    if (desc->replicated && w->hooks.replicated.on_add && server_has_replicated(w, e)) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+}
+
+/* Before destroy: on_remove of each component e has, in schema order. */
+static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.position.on_remove && server_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
+    if (w->hooks.velocity.on_remove && server_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+    if (w->hooks.health.on_remove && server_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
+    if (w->hooks.name.on_remove && server_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
+    if (w->hooks.player.on_remove && server_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
+    if (w->hooks.target.on_remove && server_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
+    if (w->hooks.connection.on_remove && server_has_connection(w, e)) w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+    if (w->hooks.replicated.on_remove && server_has_replicated(w, e)) w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+}
+
+/* After a component's hooks changed: whether any component has one. */
+static void server__hooks_changed(server_world_t *w) {
+    w->hooks.any__ = false;
+    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
+    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
+    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
+    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
+    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
+    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
+    if (w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set) w->hooks.any__ = true;
+    if (w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set) w->hooks.any__ = true;
+}
+
+void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.position = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.velocity = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.health = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.name = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.player = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.target = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.connection = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
+void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    w->hooks.replicated = hooks ? *hooks : none;
+    server__hooks_changed(w);
+}
+
 /* ---- World ------------------------------------------------------------------------- */
 
 server_world_t *server_world_new(void) {
@@ -816,6 +910,7 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
     if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
     server__groups_spawned(w, e);
+    if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
     server_destroy(w, e);
@@ -823,17 +918,32 @@ out_of_memory:
 }
 
 ecs_entity_t server_spawn_ship(server_world_t *w) {
-    return server_spawn(w, &(server_spawn_desc_t){
+    return server_spawn_ship_with(w, NULL);
+}
+
+ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t *overrides) {
+    server_spawn_desc_t d = {
         .position = &(server_position_t){ .x = 0.0f, .y = 0.0f },
         .velocity = &(server_velocity_t){ .x = 0.0f, .y = 0.0f },
         .health = &(server_health_t){ .current = 0, .max = 100 },
         .name = &(server_name_t){ .value = "ship" },
         .player = true,
-    });
+    };
+    if (!overrides) return server_spawn(w, &d);
+    if (overrides->position) d.position = overrides->position;
+    if (overrides->velocity) d.velocity = overrides->velocity;
+    if (overrides->health) d.health = overrides->health;
+    if (overrides->name) d.name = overrides->name;
+    d.player = d.player || overrides->player;
+    if (overrides->target) d.target = overrides->target;
+    if (overrides->connection) d.connection = overrides->connection;
+    d.replicated = d.replicated || overrides->replicated;
+    return server_spawn(w, &d);
 }
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     server__group0_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
@@ -855,8 +965,34 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
+/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
+ * out of line: the same steps, with the hooks fired. */
+
+static SERVER__COLD bool server__position_set_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__position_insert(w, e, v)) return false;
+        server__position_added(w, e);
+        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    } else {
+        server__position_write(&w->components.position, row, v);
+    }
+    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
+    return true;
+}
+
+static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !server__position_insert(w, e, v))
+        return false;
+    server__position_added(w, e);
+    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
+    return true;
+}
 
 static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+    if (w->hooks.any__) return server__position_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -873,6 +1009,7 @@ bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v)
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__position_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
@@ -880,7 +1017,20 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__position_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_position(w, e)) return false;
+    if (w->hooks.position.on_remove) {
+        w->hooks.position.on_remove(w, e, w->hooks.position.user);
+        if (!server_has_position(w, e)) return true; /* a hook removed it */
+    }
+    server__position_removing(w, e);
+    server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
+    return true;
+}
+
 bool server_remove_position(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__position_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -890,7 +1040,31 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__velocity_set_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__velocity_insert(w, e, v)) return false;
+        server__velocity_added(w, e);
+        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    } else {
+        server__velocity_write(&w->components.velocity, row, v);
+    }
+    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
+    return true;
+}
+
+static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !server__velocity_insert(w, e, v))
+        return false;
+    server__velocity_added(w, e);
+    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
+    return true;
+}
+
 static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+    if (w->hooks.any__) return server__velocity_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -907,6 +1081,7 @@ bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__velocity_add_hooked(w, e, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
@@ -914,7 +1089,20 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
     return true;
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__velocity_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_velocity(w, e)) return false;
+    if (w->hooks.velocity.on_remove) {
+        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
+        if (!server_has_velocity(w, e)) return true; /* a hook removed it */
+    }
+    server__velocity_removing(w, e);
+    server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
+    return true;
+}
+
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__velocity_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -924,7 +1112,29 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__health_set_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__health_insert(w, e, v)) return false;
+        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    } else {
+        server__health_write(&w->components.health, row, v);
+    }
+    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
+    return true;
+}
+
+static SERVER__COLD bool server__health_add_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
+        !server__health_insert(w, e, v))
+        return false;
+    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
+    return true;
+}
+
 static bool server__health_set_from(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+    if (w->hooks.any__) return server__health_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return server__health_insert(w, e, v);
@@ -937,11 +1147,24 @@ bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__health_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            server__health_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__health_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_health(w, e)) return false;
+    if (w->hooks.health.on_remove) {
+        w->hooks.health.on_remove(w, e, w->hooks.health.user);
+        if (!server_has_health(w, e)) return true; /* a hook removed it */
+    }
+    server__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
+    return true;
+}
+
 bool server_remove_health(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__health_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -949,7 +1172,29 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__name_set_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__name_insert(w, e, v)) return false;
+        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    } else {
+        server__name_write(&w->components.name, row, v);
+    }
+    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
+    return true;
+}
+
+static SERVER__COLD bool server__name_add_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
+        !server__name_insert(w, e, v))
+        return false;
+    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
+    return true;
+}
+
 static bool server__name_set_from(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+    if (w->hooks.any__) return server__name_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return server__name_insert(w, e, v);
@@ -962,11 +1207,24 @@ bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__name_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            server__name_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__name_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_name(w, e)) return false;
+    if (w->hooks.name.on_remove) {
+        w->hooks.name.on_remove(w, e, w->hooks.name.user);
+        if (!server_has_name(w, e)) return true; /* a hook removed it */
+    }
+    server__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
+    return true;
+}
+
 bool server_remove_name(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__name_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -974,12 +1232,33 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__player_add_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
+        !server__player_insert(w, e))
+        return false;
+    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
+    return true;
+}
+
 bool server_add_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            server__player_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__player_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_player(w, e)) return false;
+    if (w->hooks.player.on_remove) {
+        w->hooks.player.on_remove(w, e, w->hooks.player.user);
+        if (!server_has_player(w, e)) return true; /* a hook removed it */
+    }
+    server__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
+    return true;
+}
+
 bool server_remove_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__player_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -987,7 +1266,29 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__target_set_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__target_insert(w, e, v)) return false;
+        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    } else {
+        server__target_write(&w->components.target, row, v);
+    }
+    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
+    return true;
+}
+
+static SERVER__COLD bool server__target_add_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
+        !server__target_insert(w, e, v))
+        return false;
+    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
+    return true;
+}
+
 static bool server__target_set_from(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+    if (w->hooks.any__) return server__target_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return server__target_insert(w, e, v);
@@ -1000,11 +1301,24 @@ bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__target_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            server__target_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__target_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_target(w, e)) return false;
+    if (w->hooks.target.on_remove) {
+        w->hooks.target.on_remove(w, e, w->hooks.target.user);
+        if (!server_has_target(w, e)) return true; /* a hook removed it */
+    }
+    server__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
+    return true;
+}
+
 bool server_remove_target(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__target_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1012,7 +1326,29 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__connection_set_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__connection_insert(w, e, v)) return false;
+        if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    } else {
+        server__connection_write(&w->components.connection, row, v);
+    }
+    if (w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
+    return true;
+}
+
+static SERVER__COLD bool server__connection_add_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE ||
+        !server__connection_insert(w, e, v))
+        return false;
+    if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
+    return true;
+}
+
 static bool server__connection_set_from(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+    if (w->hooks.any__) return server__connection_set_hooked(w, e, v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return server__connection_insert(w, e, v);
@@ -1025,11 +1361,24 @@ bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__connection_add_hooked(w, e, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
            server__connection_insert(w, e, &v);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__connection_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_connection(w, e)) return false;
+    if (w->hooks.connection.on_remove) {
+        w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
+        if (!server_has_connection(w, e)) return true; /* a hook removed it */
+    }
+    server__connection_erase(w, e, ecs_sparse_row(&w->components.connection.set, e));
+    return true;
+}
+
 bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__connection_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1037,12 +1386,33 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
+static SERVER__COLD bool server__replicated_add_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE ||
+        !server__replicated_insert(w, e))
+        return false;
+    if (w->hooks.replicated.on_add) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+    return true;
+}
+
 bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_add_hooked(w, e);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
            server__replicated_insert(w, e);
 }
 
+/* remove with hooks: on_remove first, while the value is there. */
+static SERVER__COLD bool server__replicated_remove_hooked(server_world_t *w, ecs_entity_t e) {
+    if (!server_has_replicated(w, e)) return false;
+    if (w->hooks.replicated.on_remove) {
+        w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+        if (!server_has_replicated(w, e)) return true; /* a hook removed it */
+    }
+    server__replicated_erase(w, e, ecs_sparse_row(&w->components.replicated.set, e));
+    return true;
+}
+
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__replicated_remove_hooked(w, e);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1064,9 +1434,8 @@ static const ecs_meta_field_t server__position_meta_fields[] = {
 static bool server__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_position(world, e);
-    /* from the pointer, as server_add_position and server_set_position do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.position.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_position and server_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__position_add_hooked(world, e, (const server_position_t *)value);
     return server__position_set_from(world, e, (const server_position_t *)value);
 }
 
@@ -1080,9 +1449,8 @@ static const ecs_meta_field_t server__velocity_meta_fields[] = {
 static bool server__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_velocity(world, e);
-    /* from the pointer, as server_add_velocity and server_set_velocity do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.velocity.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_velocity and server_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__velocity_add_hooked(world, e, (const server_velocity_t *)value);
     return server__velocity_set_from(world, e, (const server_velocity_t *)value);
 }
 
@@ -1096,9 +1464,8 @@ static const ecs_meta_field_t server__health_meta_fields[] = {
 static bool server__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_health(world, e);
-    /* from the pointer, as server_add_health and server_set_health do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.health.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_health and server_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__health_add_hooked(world, e, (const server_health_t *)value);
     return server__health_set_from(world, e, (const server_health_t *)value);
 }
 
@@ -1111,9 +1478,8 @@ static const ecs_meta_field_t server__name_meta_fields[] = {
 static bool server__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_name(world, e);
-    /* from the pointer, as server_add_name and server_set_name do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.name.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_name and server_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__name_add_hooked(world, e, (const server_name_t *)value);
     return server__name_set_from(world, e, (const server_name_t *)value);
 }
 
@@ -1131,9 +1497,8 @@ static const ecs_meta_field_t server__target_meta_fields[] = {
 static bool server__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_target(world, e);
-    /* from the pointer, as server_add_target and server_set_target do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.target.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_target and server_set_target do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__target_add_hooked(world, e, (const server_target_t *)value);
     return server__target_set_from(world, e, (const server_target_t *)value);
 }
 
@@ -1147,9 +1512,8 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
 static bool server__connection_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *world = (server_world_t *)w;
     if (op == ECS_META_OP_REMOVE) return server_remove_connection(world, e);
-    /* from the pointer, as server_add_connection and server_set_connection do: no copy on the stack */
-    if (op == ECS_META_OP_ADD && (!ecs_entities_alive(&world->entities, e) || ecs_sparse_row(&world->components.connection.set, e) != ECS_ROW_NONE))
-        return false;
+    /* from the pointer, as server_add_connection and server_set_connection do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__connection_add_hooked(world, e, (const server_connection_t *)value);
     return server__connection_set_from(world, e, (const server_connection_t *)value);
 }
 
@@ -1398,6 +1762,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
             b[k] = t;
         }
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
+        w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);

@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 1
-#error "server_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#if ECS_RUNTIME_API != 2
+#error "server_ecs.h was generated for ecsgen runtime API 2: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -154,6 +154,15 @@ typedef struct {
     uint32_t capacity;
 } server__replication_scratch_t;
 
+/* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
+ * removed from it, or set on it; user is the pointer given with them. */
+struct server_world;
+typedef void (*server_hook_fn_t)(struct server_world *w, ecs_entity_t e, void *user);
+typedef struct server_hooks {
+    server_hook_fn_t on_add, on_remove, on_set; /* NULL: none */
+    void *user;
+} server_hooks_t;
+
 /* A deferred change (see "Deferred changes" below): a command code, the entity, and for an
  * add or set the index of its value. */
 typedef struct {
@@ -190,6 +199,19 @@ typedef struct server_world {
     struct {
         server__replication_scratch_t replication;
     } scratch;
+    /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
+     * the one test spawn and destroy make before looking for hooks. */
+    struct {
+        bool any__;
+        server_hooks_t position;
+        server_hooks_t velocity;
+        server_hooks_t health;
+        server_hooks_t name;
+        server_hooks_t player;
+        server_hooks_t target;
+        server_hooks_t connection;
+        server_hooks_t replicated;
+    } hooks;
     /* Changes recorded to be made later (server_apply_deferred). */
     struct {
         server__command_t *commands;
@@ -246,8 +268,10 @@ typedef struct server_spawn_desc {
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
  * reached or memory runs out; then nothing changes. */
 ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc);
-/* Prefab ship: as server_spawn, with position, velocity, health, name, player. */
+/* Prefab ship: as server_spawn, with position, velocity, health, name, player. _with: each component
+ * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t server_spawn_ship(server_world_t *w);
+ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t *overrides);
 
 /* Destroys e and its components; false (nothing changes) when e is stale or ECS_NULL. */
 bool server_destroy(server_world_t *w, ecs_entity_t e);
@@ -261,6 +285,21 @@ static inline bool server_alive(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count(const server_world_t *w) {
     return w->entities.alive;
 }
+
+/* ---- Hooks ------------------------------------------------------------------------- */
+/* server_on_<c>(w, &(server_hooks_t){ .on_add = f, .on_remove = g, .on_set = h, .user = u })
+ * makes component c call f(w, e, u) when c is added to e, g before c leaves e, h after a set.
+ * on_add: after add, a set that adds, or spawn (after every component of the desc is in,
+ *   then in schema order); e has c and its value is readable.
+ * on_remove: before remove, or destroy (for each component e has, in schema order, before
+ *   any leaves and before the id dies); the value is still readable.
+ * on_set: after every server_set_<c> (after on_add when the set added c).
+ * Deferred changes fire them when applied (a deferred spawn's components arrive as separate
+ * adds, each firing its on_add as it lands). Loads (the staging world and the live one), and
+ * server_world_free, fire none; writes through refs, views and pools fire none. A hook may
+ * read and write values and record deferred changes; it must not spawn, destroy, add or
+ * remove directly (defer those: hooks run inside the caller's loops and views). With no
+ * hook set, each call pays one test of a world field. */
 
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
@@ -278,6 +317,8 @@ static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_position(const server_world_t *w) {
     return w->components.position.set.count;
 }
+/* Sets position's hooks (NULL: none). */
+void server_on_position(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
 bool server_remove_position(server_world_t *w, ecs_entity_t e);
@@ -314,6 +355,8 @@ static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_velocity(const server_world_t *w) {
     return w->components.velocity.set.count;
 }
+/* Sets velocity's hooks (NULL: none). */
+void server_on_velocity(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e);
@@ -350,6 +393,8 @@ static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_health(const server_world_t *w) {
     return w->components.health.set.count;
 }
+/* Sets health's hooks (NULL: none). */
+void server_on_health(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
 bool server_remove_health(server_world_t *w, ecs_entity_t e);
@@ -386,6 +431,8 @@ static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_name(const server_world_t *w) {
     return w->components.name.set.count;
 }
+/* Sets name's hooks (NULL: none). */
+void server_on_name(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
 bool server_remove_name(server_world_t *w, ecs_entity_t e);
@@ -420,6 +467,8 @@ static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_player(const server_world_t *w) {
     return w->components.player.set.count;
 }
+/* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
+void server_on_player(server_world_t *w, const server_hooks_t *hooks);
 bool server_add_player(server_world_t *w, ecs_entity_t e);
 bool server_remove_player(server_world_t *w, ecs_entity_t e);
 
@@ -432,6 +481,8 @@ static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_target(const server_world_t *w) {
     return w->components.target.set.count;
 }
+/* Sets target's hooks (NULL: none). */
+void server_on_target(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
 bool server_remove_target(server_world_t *w, ecs_entity_t e);
@@ -466,6 +517,8 @@ static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_connection(const server_world_t *w) {
     return w->components.connection.set.count;
 }
+/* Sets connection's hooks (NULL: none). */
+void server_on_connection(server_world_t *w, const server_hooks_t *hooks);
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
 bool server_remove_connection(server_world_t *w, ecs_entity_t e);
@@ -502,6 +555,8 @@ static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_replicated(const server_world_t *w) {
     return w->components.replicated.set.count;
 }
+/* Sets replicated's hooks (NULL: none); a tag has no value: on_set is never called. */
+void server_on_replicated(server_world_t *w, const server_hooks_t *hooks);
 bool server_add_replicated(server_world_t *w, ecs_entity_t e);
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e);
 
@@ -562,6 +617,10 @@ extern const ecs_meta_schema_t server_meta;
  * a, b, ... (1 to 16 components); SERVER_EACH_WITHOUT(w, it, (x, y), a, b, ...) also skips
  * entities that have x or y. In body, it.id is the entity and it.a its row in pool a:
  *     w->components.position.x[it.position] += w->components.velocity.x[it.velocity] * dt;
+ * or, checked, SERVER_FIELD(it, a, f): field f of its component a (an lvalue), and
+ * SERVER_ROW(it, a): its row. These compile only for a component the loop names and
+ * with its own iterator, so another loop's row or another component's cannot slip in:
+ *     SERVER_FIELD(it, position, x) += SERVER_FIELD(it, velocity, x) * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
  * In the body these are safe: changing values, destroying it.id, adding or removing
@@ -627,10 +686,11 @@ static inline void server__loop_leave(server_iter_t *it) {
 #endif
 
 #define SERVER_EACH(w, it, ...)                                                          \
-    for (SERVER__LOOP_SCOPE server_iter_t it = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
+    for (server_iter_t it SERVER__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }; \
-         server__step(&it);)                                                                  \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }, \
+             ECS_PP_MAP(SERVER__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
+         ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(SERVER__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
                   ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
@@ -639,6 +699,13 @@ static inline void server__loop_leave(server_iter_t *it) {
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
     SERVER_EACH(w, it, __VA_ARGS__)                                                       \
         if (!(ECS_PP_MAP(SERVER__NOT, ECS_PP_AND, it, ECS_PP_UNPAREN none))) {} else
+
+/* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
+ * it declared by the loop for each component named, makes c's absence a compile error. */
+#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define SERVER_ROW(it, c) ((it##__##c)->c)
+#define SERVER__DECL(it, c) *const it##__##c = &it
+#define SERVER__USE(it, c) (void)it##__##c
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define SERVER__WALK(w, c) SERVER__WALK_##c(w)

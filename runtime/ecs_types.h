@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Generated code states the runtime API it was made for; a mismatch is a compile error. */
-#define ECS_RUNTIME_API 1
+#define ECS_RUNTIME_API 2
 
 /* An entity id: generation in the high 32 bits, slot index + 1 in the low 32 bits, so that
  * 0 is never a valid id. A destroyed id stays stale forever: its slot's generation moves on. */

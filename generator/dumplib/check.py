@@ -10,6 +10,7 @@ import math
 from .document import DumpError, Num, Obj, describe, c_bytes, g17, parse_decimal, parse_id, format_id, EXACT
 
 SLOTS_DEFAULT = 1 << 20  # ECS_JSON_SLOTS_DEFAULT
+LAST_GENERATION = 2 ** 32 - 1  # a reference there would retire its slot
 INDEX_LIMIT = 2 ** 32 - 1  # ECS_INDEX_MAX + 1: slots a world without max_entities may have
 DOCUMENT_KEYS = ("schema", "version", "singletons", "entities")
 F32_LIMIT = float.fromhex("0x1.ffffffp127")  # from here on a double rounds to infinity as a float
@@ -45,7 +46,7 @@ def check(document, schema, lax=False):
     _check_keys("", document, DOCUMENT_KEYS, "top-level key")
     version = _check_header(document, schema)
     _migrate(document, schema, lax, report)
-    mentions = []
+    mentions = _Mentions()
     if "singletons" in document.keys():
         singletons = document.get("singletons")
         _check_keys("singletons", singletons, [c.name for c in schema.singletons], "singleton")
@@ -203,7 +204,9 @@ def _read_scalar(path, v, scalar, t, mentions):
             _fail(path, f"expected number in f32 range (about ±3.4e38), got {g17(d)}")
     elif scalar == "entity":
         if v is not None:
-            _read_entity(path, v, mentions)
+            parsed = _read_entity(path, v, mentions)
+            if parsed[1] == LAST_GENERATION:
+                mentions.last_refs.append((path, parsed))
     elif scalar == "char":
         if not isinstance(v, str):
             _fail(path, f"expected string, got {describe(v)}")
@@ -263,6 +266,15 @@ def _read_enum(path, v, names):
     _fail(path, f"expected one of {listed}, got {describe(v)}")
 
 
+class _Mentions(list):
+    """Every id the document names, and the references at a slot's last generation with their
+    paths (the loader refuses those unless the document has that very id live)."""
+
+    def __init__(self):
+        super().__init__()
+        self.last_refs = []
+
+
 def _read_entity(path, v, mentions):
     parsed = parse_id(v)
     if parsed is None:
@@ -296,6 +308,11 @@ def _restore_ids(ids, mentions, schema):
             _fail(f"entities[{k}].id", f"duplicate id {format_id(index, generation)}: slot {index} is already "
                                        f"entities[{j}] ({format_id(*ids[j])})")
         owner[index] = k
+    for path, (index, generation) in mentions.last_refs:
+        live = owner.get(index)
+        if live is None or ids[live] != (index, generation):
+            _fail(path, f"{format_id(index, generation)} is the last generation of slot {index} and no entity of "
+                        f"the document has it: loading it would retire the slot for good")
     for index, generation in mentions:
         live = owner.get(index)
         if live is not None and generation > ids[live][1]:

@@ -219,6 +219,11 @@ class Component:
             f"{names.fn('defer', 'destroy')} and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
+        self.hooks_fn = names.fn("on", name)  # registers its hooks
+        # add, set and remove when some hook is set (out of line: the usual path stays as it was)
+        self.add_hooked_fn = names.internal(name, "add", "hooked")
+        self.set_hooked_fn = names.internal(name, "set", "hooked")
+        self.remove_hooked_fn = names.internal(name, "remove", "hooked")
         self.insert_fn = names.internal(name, "insert")
         self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
@@ -341,9 +346,10 @@ class Component:
         if self.singleton:
             return [self.singleton_fn]
         if self.tag:
-            return [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
+            return [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.hooks_fn, self.defer_add_fn,
+                    self.defer_remove_fn]
         return [self.has_fn, self.count_fn, self.get_fn, self.set_fn, self.add_fn, self.remove_fn, self.ref_fn,
-                self.defer_add_fn, self.defer_set_fn, self.defer_remove_fn]
+                self.hooks_fn, self.defer_add_fn, self.defer_set_fn, self.defer_remove_fn]
 
     def values_text(self, values):
         """A prefab's values as schema-style text, every field (defaults included)."""
@@ -369,7 +375,8 @@ class Component:
         if self.singleton:
             out.append(self.singleton_fn)
         else:
-            out += [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.defer_add_fn, self.defer_remove_fn]
+            out += [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.hooks_fn, self.defer_add_fn,
+                    self.defer_remove_fn]
             if not self.tag:
                 out += [self.get_fn, self.set_fn, self.ref_fn, self.defer_set_fn]
         return out
@@ -455,6 +462,7 @@ class Prefab:
         self.parts = parts  # [(component, {field: value} or None for a tag)]
         self.path = path
         self.spawn_fn = names.fn("spawn", name)
+        self.spawn_with_fn = names.fn("spawn", name, "with")  # the prefab, with a desc's overrides
         self.defined_in = None
 
 
@@ -475,6 +483,12 @@ class Schema:
         self.iter_type, self.iter_tag = n.type("iter"), n.fn("iter")
         self.load_options_type, self.load_options_tag = n.type("load_options"), n.fn("load_options")
         self.migrate_fn_type = n.type("migrate_fn")
+        self.hooks_type, self.hooks_tag = n.type("hooks"), n.fn("hooks")
+        self.hook_fn_type = n.type("hook_fn")
+        self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
+        self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
+        self.hooks_changed_fn = self.names.internal("hooks", "changed")
+        self.cold_macro = self.upper_internal("COLD")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
             "world_to_json", "world_from_json", "world_save", "world_load", "entity_to_json",
@@ -488,6 +502,10 @@ class Schema:
         self.term_walk_macro = self.upper_internal("WALK")
         self.term_row_macro = self.upper_internal("ROW")
         self.term_sig_macro = self.upper_internal("SIG")
+        self.term_decl_macro = self.upper_internal("DECL")
+        self.term_use_macro = self.upper_internal("USE")
+        self.field_macro = n.macro("FIELD")  # a loop's typed access to a field: FIELD(it, c, f)
+        self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
         self.slots_fit_fn = self.names.internal("slots", "fit")
         self.step_fn = self.names.internal("step")
@@ -652,7 +670,8 @@ class Schema:
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
-                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.meta, *self.fns.values()]
+                self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
+                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):
@@ -973,3 +992,4 @@ def _check_clashes(errors, file, schema):
                 claim(c.name, f"{q.path}.all[{k}]", q.view_type)
     for p in schema.prefabs:
         claim(p.spawn_fn, p.path)
+        claim(p.spawn_with_fn, p.path)

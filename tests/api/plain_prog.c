@@ -22,7 +22,7 @@ int main(void) {
     int n = 0;
     KIT_EACH(w, it, pos, vel) {
         n++;
-        w->components.pos.x[it.pos] += w->components.vel.dx[it.vel];
+        KIT_FIELD(it, pos, x) += KIT_FIELD(it, vel, dx);
     }
     EXPECT(n == 1);
     EXPECT(kit_get_pos(w, a).x == 2);

@@ -541,14 +541,14 @@ static void test_each(void) {
 
     KIT_EACH(w, it, pos) {
         int i = visit(ids, it.id);
-        bad_rows += w->components.pos.x[it.pos] != i || w->components.pos.set.dense[it.pos] != it.id;
+        bad_rows += KIT_FIELD(it, pos, x) != i || w->components.pos.set.dense[KIT_ROW(it, pos)] != it.id;
     }
     CHECK_EQ(count_wrong(want_pos), 0);
 
     KIT_EACH(w, it, pos, vel) {
         int i = visit(ids, it.id);
-        bad_rows += w->components.vel.dx[it.vel] != i || w->components.pos.x[it.pos] != i;
-        w->components.pos.y[it.pos] += w->components.vel.dy[it.vel]; /* writes through rows */
+        bad_rows += KIT_FIELD(it, vel, dx) != i || KIT_FIELD(it, pos, x) != i;
+        KIT_FIELD(it, pos, y) += KIT_FIELD(it, vel, dy); /* writes through rows */
     }
     CHECK_EQ(count_wrong(want_pos_vel), 0);
     CHECK(kit_get_pos(w, ids[6]).y == 1 && kit_get_pos(w, ids[2]).y == 0);
@@ -563,19 +563,19 @@ static void test_each(void) {
     /* The schema's queries. */
     KIT_EACH_VISIBLE(w, it) {
         visit(ids, it.id);
-        bad_rows += w->components.pos.set.dense[it.pos] != it.id;
+        bad_rows += w->components.pos.set.dense[KIT_ROW(it, pos)] != it.id;
     }
     CHECK_EQ(count_wrong(want_visible), 0);
     KIT_EACH_MOVING(w, it) {
         visit(ids, it.id);
-        bad_rows += it.vel != ecs_entity_index(it.id); /* slot storage: the row is the slot */
+        bad_rows += KIT_ROW(it, vel) != ecs_entity_index(it.id); /* slot storage: the row is the slot */
     }
     CHECK_EQ(count_wrong(want_moving), 0);
     KIT_EACH_LINKED(w, it) visit(ids, it.id);
     CHECK_EQ(count_wrong(want_linked), 0);
     KIT_EACH_LABELLED(w, it) {
         visit(ids, it.id);
-        bad_rows += strcmp(w->components.label.text[it.label], "x") != 0;
+        bad_rows += strcmp(KIT_FIELD(it, label, text), "x") != 0;
     }
     CHECK_EQ(count_wrong(want_labelled), 0);
     CHECK_EQ(bad_rows, 0);
@@ -589,8 +589,8 @@ static void test_each(void) {
     KIT_EACH(w, it, scalars, floats, label, arrays, state, link, pos, vel, hidden, marked) {
         all_terms++;
         CHECK_EQ(it.id, full);
-        CHECK_EQ(w->components.state.mode[it.state], KIT_STATE_MODE_ON);
-        CHECK_EQ(w->components.arrays.words[it.arrays][1], UINT32_MAX);
+        CHECK_EQ(KIT_FIELD(it, state, mode), KIT_STATE_MODE_ON);
+        CHECK_EQ(KIT_FIELD(it, arrays, words)[1], UINT32_MAX);
     }
     CHECK_EQ(all_terms, 1);
     KIT_EACH_WITHOUT(w, it, (scalars, floats, label, arrays, state, link, vel, hidden, marked), pos)
@@ -692,7 +692,7 @@ static void test_each_spawn_inside(void) {
     }
     CHECK_EQ(visited, (MANY + 10) / 11);
     int fresh = 0;
-    KIT_EACH(w, it, label) fresh += strcmp(w->components.label.text[it.label], "new") == 0;
+    KIT_EACH(w, it, label) fresh += strcmp(KIT_FIELD(it, label, text), "new") == 0;
     CHECK_EQ(fresh, visited);
     kit_world_free(w);
 }
@@ -825,7 +825,7 @@ static void test_slot_storage(void) {
     CHECK_EQ(kit_count_vel(w), 2);
     int seen = 0;
     KIT_EACH(w, it, vel) {
-        CHECK_EQ(it.vel, ecs_entity_index(it.id));
+        CHECK_EQ(KIT_ROW(it, vel), ecs_entity_index(it.id));
         seen++;
     }
     CHECK_EQ(seen, 2);

@@ -4,7 +4,8 @@
  * singletons, EACH loops and query views with structural changes inside, the command buffer,
  * JSON round trips and refused documents) runs on a world and on a plain reference model; the
  * entity an operation touched is compared after every operation, everything every
- * --check-every operations and at the end.
+ * --check-every operations and at the end. Every component has hooks that count their calls;
+ * the model counts the calls the hook rules (docs/hooks.md) predict, and the counts must agree.
  *     test_model [--seed N] [--ops N] [--seconds S] [--check-every N] [--inject-bug]
  * ECSGEN_MODEL_OPS sets the operation count when --ops is not given (the valgrind build runs
  * fewer). On a divergence it prints the seed and the operation, finds the shortest failing
@@ -88,6 +89,9 @@ static struct {
     unsigned long long spawns, prefabs, destroys, calls, loops, views, deferred, round_trips, refused, singles;
     uint32_t peak;
 } stats;
+/* Hook calls per kind and component: made by the world's hooks, predicted by the model. */
+enum { H_ADD, H_REMOVE, H_SET, H_COUNT };
+static unsigned long long hooks_seen[H_COUNT][C_COUNT], hooks_expected[H_COUNT][C_COUNT];
 static long long target; /* live entities the run heads for in this phase */
 static long long phase_end;
 
@@ -251,6 +255,28 @@ static bool has_in_world(const kit_world_t *w, ecs_entity_t e, int comp) {
     return false;
 }
 
+/* ---- Hooks: every component's, counting calls ------------------------------------------ */
+
+static const int comp_ids[C_COUNT] = { C_scalars, C_floats, C_label, C_arrays, C_state, C_link, C_pos, C_vel, C_hidden, C_marked };
+
+/* A hook runs with the component present (on_remove: still present, value readable). */
+static void hook_call(kit_world_t *w, ecs_entity_t e, int kind, const int *comp) {
+    MCHECK(has_in_world(w, e, *comp));
+    hooks_seen[kind][*comp]++;
+}
+static void on_add(kit_world_t *w, ecs_entity_t e, void *user) { hook_call(w, e, H_ADD, user); }
+static void on_remove(kit_world_t *w, ecs_entity_t e, void *user) { hook_call(w, e, H_REMOVE, user); }
+static void on_set(kit_world_t *w, ecs_entity_t e, void *user) { hook_call(w, e, H_SET, user); }
+
+static void set_hooks(kit_world_t *w) {
+#define X(c) kit_on_##c(w, &(kit_hooks_t){ on_add, on_remove, on_set, (void *)&comp_ids[C_##c] });
+    DATA(X)
+#undef X
+#define X(c) kit_on_##c(w, &(kit_hooks_t){ on_add, on_remove, NULL, (void *)&comp_ids[C_##c] });
+    TAGS(X)
+#undef X
+}
+
 /* Everything the world says about e agrees with the model. */
 static void check_entity(kit_world_t *w, ecs_entity_t e) {
     model_entity_t *m = lookup(e);
@@ -318,6 +344,11 @@ static void check_all(kit_world_t *w) {
     MCHECK(same_settings(*kit_singleton_settings(w), m_settings));
     MCHECK(kit_singleton_counter(w)->ticks == m_counter.ticks && kit_singleton_counter(w)->last == m_counter.last);
     MCHECK(kit_deferred_count(w) == pending_count);
+    for (int k = 0; k < H_COUNT; k++)
+        for (int c = 0; c < C_COUNT; c++)
+            if (!MCHECK(hooks_seen[k][c] == hooks_expected[k][c]) && !quiet)
+                fprintf(stderr, "test_model: hook %d of component %d: %llu calls, the model expects %llu\n", k, c,
+                        hooks_seen[k][c], hooks_expected[k][c]);
     check_views(w);
 }
 
@@ -331,6 +362,7 @@ static void model_add_live(ecs_entity_t e) {
 }
 
 static void model_destroy(model_entity_t *m) {
+    for (int c = 0; c < C_COUNT; c++) hooks_expected[H_REMOVE][c] += m->has >> c & 1u;
     uint32_t i = ecs_entity_index(m->id), at = live_pos[i];
     live[at] = live[--live_count];
     live_pos[ecs_entity_index(live[at])] = at;
@@ -360,6 +392,7 @@ static bool model_do(const cmd_t *c) {
         if (m->has & bit) return false;
         m->has |= bit;
         model_store(m, c->comp, &c->v);
+        hooks_expected[H_ADD][c->comp]++;
         return true;
     case K_SET:
         /* The deliberate bug: applying deferred changes, forget the new value of vel on a
@@ -367,11 +400,14 @@ static bool model_do(const cmd_t *c) {
          * once, so this shows later (a random entity, or the full check): bisection has work. */
         if (!(opt_inject_bug && applying && c->comp == C_vel && (m->has & BIT(marked)) && (m->has & BIT(vel))))
             model_store(m, c->comp, &c->v);
+        if (!(m->has & bit)) hooks_expected[H_ADD][c->comp]++;
+        hooks_expected[H_SET][c->comp]++;
         m->has |= bit;
         return true;
     case K_REMOVE:
         if (!(m->has & bit)) return false;
         m->has &= (uint16_t)~bit;
+        hooks_expected[H_REMOVE][c->comp]++;
         return true;
     }
     return false;
@@ -490,6 +526,7 @@ static void model_spawn(ecs_entity_t e, uint16_t has, const value_t *v) {
     memset(m, 0, sizeof *m);
     m->id = e;
     m->has = has;
+    for (int c = 0; c < C_COUNT; c++) hooks_expected[H_ADD][c] += has >> c & 1u;
     for (int c = 0; c < C_hidden; c++)
         if (has >> c & 1u) model_store(m, c, &v[c]);
     model_add_live(e);
@@ -971,6 +1008,8 @@ static long long run(long long ops, double seconds, bool periodic) {
     memset(floor_gen, 0, sizeof floor_gen);
     live_count = stale_count = pending_count = 0;
     memset(&stats, 0, sizeof stats);
+    memset(hooks_seen, 0, sizeof hooks_seen);
+    memset(hooks_expected, 0, sizeof hooks_expected);
     m_settings = KIT_SETTINGS_DEFAULT;
     m_counter = KIT_COUNTER_DEFAULT;
     rng_state = opt_seed * 0x9E3779B97F4A7C15u + 1u;
@@ -984,6 +1023,7 @@ static long long run(long long ops, double seconds, bool periodic) {
         fprintf(stderr, "test_model: out of memory\n");
         exit(2);
     }
+    set_hooks(w);
     double start = now();
     for (op_index = 0; op_index < ops && failed_op < 0; op_index++) {
         one_op(w);

@@ -23,7 +23,7 @@ int main(void) {
     CHECK_EQ(sw_count_s0(w), N / 3);
     int seen = 0, bad = 0;
     SW_EACH(w, it, s0, s69) {
-        bad += w->components.s0.v[it.s0] != -w->components.s69.v[it.s69] || it.s0 != ecs_entity_index(it.id);
+        bad += SW_FIELD(it, s0, v) != -SW_FIELD(it, s69, v) || SW_ROW(it, s0) != ecs_entity_index(it.id);
         seen++;
     }
     CHECK_EQ(seen, N / 3);
@@ -36,7 +36,7 @@ int main(void) {
     }
     seen = 0;
     SW_EACH_MIXED(w, it) {
-        bad += w->components.s65.v[it.s65] != w->components.sp.v[it.sp];
+        bad += SW_FIELD(it, s65, v) != SW_FIELD(it, sp, v);
         seen++;
     }
     CHECK_EQ(seen, (N + 3) / 4 - (N + 7) / 8);

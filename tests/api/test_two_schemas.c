@@ -37,7 +37,7 @@ int main(void) {
     int moving = 0, visible = 0;
     GAME_EACH_MOVEMENT(g, it) {
         moving++;
-        g->components.position.x[it.position] += g->components.velocity.x[it.velocity];
+        GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x);
         KIT_EACH_VISIBLE(k, kt) visible++;
     }
     CHECK_EQ(moving, 1); /* mover is frozen */

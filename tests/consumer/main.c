@@ -10,7 +10,7 @@ int main(void) {
     ecs_entity_t hero = mygame_spawn_hero(w);
     int moved = 0;
     MYGAME_EACH_MOVEMENT(w, it) {
-        w->components.position.x[it.position] += w->components.velocity.x[it.velocity];
+        MYGAME_FIELD(it, position, x) += MYGAME_FIELD(it, velocity, x);
         moved++;
     }
     printf("hero alive=%d hp=%d x=%g moved=%d\n", mygame_alive(w, hero), (int)mygame_get_health(w, hero).current,

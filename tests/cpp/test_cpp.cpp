@@ -52,13 +52,32 @@ int main() {
     // Loops: the EACH macro and the query view.
     int moved = 0;
     GAME_EACH_MOVEMENT(w, it) {
-        w->components.position.x[it.position] += w->components.velocity.x[it.velocity];
+        GAME_FIELD(it, position, x) += GAME_FIELD(it, velocity, x);
         moved++;
     }
     CHECK(moved >= 1);
     CHECK(game_get_position(w, rock).x == 4.0f);
     game_movement_view_t view = game_query_movement(w);
     CHECK(view.count >= 1);
+
+    // Hooks (a captureless lambda is a hook function) and a prefab with overrides.
+    static int health_removed = 0;
+    int health_added = 0;
+    game_hooks_t hooks = {};
+    hooks.on_add = [](game_world_t *, ecs_entity_t, void *user) { (*static_cast<int *>(user))++; };
+    hooks.on_remove = [](game_world_t *hw, ecs_entity_t e, void *) { health_removed += game_has_health(hw, e); };
+    hooks.user = &health_added;
+    game_on_health(w, &hooks);
+    game_health_t weak = GAME_HEALTH_DEFAULT;
+    weak.current = 1;
+    game_spawn_desc_t over = {};
+    over.health = &weak;
+    ecs_entity_t hurt = game_spawn_ship_with(w, &over);
+    CHECK(game_get_health(w, hurt).current == 1 && game_get_health(w, hurt).max == 100);
+    CHECK(game_has_player(w, hurt));
+    CHECK(game_destroy(w, hurt));
+    CHECK(health_added == 1 && health_removed == 1);
+    game_on_health(w, nullptr);
 
     // Singleton, deferred changes, destroy.
     game_singleton_clock(w)->frame = 7;

@@ -81,6 +81,9 @@ REFUSED = [
     (DOC % '{"id": "0v0", "text": {"tiny": "a\\u0000b"}}',
      "line 1, column 78: a string holds \\u0000 (C strings end at NUL; the rest would be lost)"),
     (DOC % '{"id": "0v0", "link": {"to": 5}}', 'entities[0].link.to: expected an entity id like "5v0" or null, got 5'),
+    (DOC % '{"id": "0v0", "link": {"to": "2v4294967295"}}',
+     "entities[0].link.to: 2v4294967295 is the last generation of slot 2 and no entity of the document has it: "
+     "loading it would retire the slot for good"),
     (DOC % '{"id": "0v0", "link": {"to": "5x0"}}',
      'entities[0].link.to: expected an entity id like "5v0" or null, got "5x0"'),
     (DOC % '{"id": "0v0", "state": {"mode": "medium"}}',

@@ -597,20 +597,20 @@ static void F(op_loop)(F(world_t) *w, rd_t *r) {
     }
     switch (q) {
     case Q_POS:
-        U(EACH)(w, it, pos) LOOP_BODY(EXPECT(same_f32(w->components.pos.x[it.pos], x->pos.x), "row value"))
+        U(EACH)(w, it, pos) LOOP_BODY(EXPECT(same_f32(U(FIELD)(it, pos, x), x->pos.x), "row value"))
         break;
     case Q_MOVE:
-        U(EACH_MOVE)(w, it) LOOP_BODY(EXPECT(same_f64(w->components.vel.x[it.vel], x->vel.x), "row value"))
+        U(EACH_MOVE)(w, it) LOOP_BODY(EXPECT(same_f64(U(FIELD)(it, vel, x), x->vel.x), "row value"))
         break;
     case Q_FAST:
-        U(EACH_FAST)(w, it) LOOP_BODY(EXPECT(w->components.kinds.u64[it.kinds] == x->kinds.u64 &&
-                                                 same_f32(w->components.pos.y[it.pos], x->pos.y), "row value"))
+        U(EACH_FAST)(w, it) LOOP_BODY(EXPECT(U(FIELD)(it, kinds, u64) == x->kinds.u64 &&
+                                                 same_f32(U(FIELD)(it, pos, y), x->pos.y), "row value"))
         break;
     case Q_TAGGED:
-        U(EACH_TAGGED)(w, it) LOOP_BODY(EXPECT(same_f32(w->components.pos.x[it.pos], x->pos.x), "row value"))
+        U(EACH_TAGGED)(w, it) LOOP_BODY(EXPECT(same_f32(U(FIELD)(it, pos, x), x->pos.x), "row value"))
         break;
     case Q_KINDS_NO_VEL:
-        U(EACH_WITHOUT)(w, it, (vel), pos, kinds) LOOP_BODY(EXPECT(w->components.kinds.i32[it.kinds] == x->kinds.i32, "row value"))
+        U(EACH_WITHOUT)(w, it, (vel), pos, kinds) LOOP_BODY(EXPECT(U(FIELD)(it, kinds, i32) == x->kinds.i32, "row value"))
         break;
     default:
         U(EACH)(w, it, marked) LOOP_BODY((void)0)

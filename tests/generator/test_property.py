@@ -276,12 +276,12 @@ def c_name_clashes(doc):
         if owners.setdefault(identifier, owner) != owner:
             clash = True
 
-    for fixed in ("ECS_H", "EACH", "EACH_WITHOUT"):
+    for fixed in ("ECS_H", "EACH", "EACH_WITHOUT", "FIELD", "ROW"):
         claim(f"{up}_{fixed}", "fixed")
     for fixed in ("world", "components", "singletons", "spawn_desc", "iter", "world_new", "world_free",
                   "spawn", "destroy", "alive", "count", "world_to_json", "world_from_json", "world_save",
                   "world_load", "entity_to_json", "world_init", "world_fini", "query", "view",
-                  "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count"):
+                  "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count", "hooks", "hook_fn"):
         claim(f"{p}_{fixed}", "fixed")
         claim(f"{p}_{fixed}_t", "fixed")
     for cname, spec in doc["components"].items():
@@ -294,7 +294,7 @@ def c_name_clashes(doc):
             claim(f"{p}_singleton_{cname}", owner)
         else:
             claim(f"{p}_{cname}_pool_t", owner)
-            verbs = ("has", "add", "remove", "defer_add", "defer_remove")
+            verbs = ("has", "add", "remove", "on", "defer_add", "defer_remove")
             for verb in verbs + (() if spec.get("tag") else ("get", "set", "ref", "defer_set")):
                 claim(f"{p}_{verb}_{cname}", owner)
             if not spec.get("tag"):
@@ -314,6 +314,7 @@ def c_name_clashes(doc):
         claim(f"{p}_{qname}_view_t", "q." + qname)
     for pname in doc.get("prefabs", {}):
         claim(f"{p}_spawn_{pname}", "p." + pname)
+        claim(f"{p}_spawn_{pname}_with", "p." + pname)
     return clash
 
 

@@ -49,7 +49,7 @@ static void fixed_full(void) {
         CHECK(k < FG_N);
         if (k >= FG_N) break;
         visits[k]++;
-        float x = w->components.pos.x[it.pos];
+        float x = FG_FIELD(it, pos, x);
         CHECK(x == (float)k); /* the row still holds this entity's values */
         CHECK(fg_add_vel(w, it.id, (fg_vel_t){ 2.0f * x }));
         CHECK(fg_remove_vel(w, it.id));
@@ -82,7 +82,7 @@ static void fixed_full(void) {
         CHECK(k < FG_N);
         if (k >= FG_N) break;
         visits2[k]++;
-        CHECK(w->components.vel.x[it.vel] == 2.0f * (float)k);
+        CHECK(FG_FIELD(it, vel, x) == 2.0f * (float)k);
         for (int r = 0; r < 2; r++) {
             CHECK(fg_add_mass(w, it.id, (fg_mass_t){ (double)k }));
             CHECK(fg_remove_mass(w, it.id));
@@ -138,7 +138,7 @@ static void alloc_fails(void) {
         CHECK(k < REL_N);
         if (k >= REL_N) break;
         visits[k]++;
-        CHECK(w->components.pos.x[it.pos] == (float)k);
+        CHECK(REL_FIELD(it, pos, x) == (float)k);
         /* Two pending ids per entity: the list fills part way and cannot grow. */
         CHECK(rel_add_vel(w, it.id, (rel_vel_t){ 3.0f * (float)k, 0 }));
         CHECK(rel_remove_vel(w, it.id));

@@ -42,7 +42,7 @@ int main(void) {
     CHECK(editor_set_velocity(ed, es, (editor_velocity_t){ 1, 0 }));
     int moved = 0;
     EDITOR_EACH_MOVEMENT(ed, it) {
-        ed->components.position.x[it.position] += ed->components.velocity.x[it.velocity];
+        EDITOR_FIELD(it, position, x) += EDITOR_FIELD(it, velocity, x);
         moved++;
     }
     CHECK_EQ(moved, 1);
