@@ -172,10 +172,34 @@ static void test_apply(void) {
     mt_world_free(w);
 }
 
+/* Changes through the table fire hooks as the typed calls do: add on_add only, set on an
+ * entity with the component on_set only, remove on_remove. */
+static int hook_calls[3];
+static void on_add(mt_world_t *w, ecs_entity_t e, void *user) { (void)w, (void)e, (void)user, hook_calls[0]++; }
+static void on_set(mt_world_t *w, ecs_entity_t e, void *user) { (void)w, (void)e, (void)user, hook_calls[1]++; }
+static void on_remove(mt_world_t *w, ecs_entity_t e, void *user) { (void)w, (void)e, (void)user, hook_calls[2]++; }
+
+static void test_hooks(void) {
+    mt_world_t *w = mt_world_new();
+    CHECK(w != NULL);
+    if (!w) return;
+    const ecs_meta_component_t *mind = ecs_meta_find(&mt_meta, "mind");
+    mt_on_mind(w, &(mt_hooks_t){ .on_add = on_add, .on_set = on_set, .on_remove = on_remove });
+    ecs_entity_t e = mt_spawn(w, NULL);
+    CHECK(ecs_meta_add(w, mind, e, mind->default_value));
+    CHECK(hook_calls[0] == 1 && hook_calls[1] == 0 && hook_calls[2] == 0);
+    CHECK(ecs_meta_set(w, mind, e, mind->default_value));
+    CHECK(hook_calls[0] == 1 && hook_calls[1] == 1 && hook_calls[2] == 0);
+    CHECK(ecs_meta_remove(w, mind, e));
+    CHECK(hook_calls[0] == 1 && hook_calls[1] == 1 && hook_calls[2] == 1);
+    mt_world_free(w);
+}
+
 int main(void) {
     test_schema();
     test_components();
     test_access();
     test_apply();
+    test_hooks();
     return check_finish("test_meta");
 }
