@@ -1,5 +1,6 @@
 /* inspect.c: loads a saved world of schema/game.json and prints a summary: entities,
- * members and memory per component, the singletons; or one entity as JSON.
+ * members and memory per component, the singletons; or one entity as JSON. It names no
+ * component: it walks the schema's metadata table (game_meta), so it keeps up with the schema.
  *
  *     inspect FILE            (e.g. after: demo --seconds 5 --save world.json)
  *     inspect FILE ID         (ID as written in the file, e.g. 5v0)
@@ -11,29 +12,30 @@
 
 #include "game_ecs.h"
 
-/* The game's pools with their row sizes; memory is rows allocated times row size plus the
- * sparse set (pages and dense ids). */
-#define POOLS(X)                                                                              \
-    X(position, sizeof(game_position_t)) X(velocity, sizeof(game_velocity_t))                 \
-    X(health, sizeof(game_health_t)) X(name, sizeof(game_name_t))                             \
-    X(target, sizeof(game_target_t)) X(cargo, sizeof(game_cargo_t)) X(mood, sizeof(game_mood_t)) \
-    X(lifetime, sizeof(game_lifetime_t)) X(radius, sizeof(game_radius_t)) X(player, 0)        \
-    X(asteroid, 0) X(bullet, 0) X(frozen, 0)
-
+/* Every component, from the schema's metadata table (game_meta): members and memory per
+ * per-entity component (rows allocated times row size plus the sparse set's pages and dense
+ * ids), then each singleton's fields as JSON. */
 static int summary(const game_world_t *w) {
     size_t total = (size_t)w->entities.capacity * sizeof *w->entities.slots;
     printf("entities: %zu live, %" PRIu32 " slots used\n", game_count(w), w->entities.used);
     printf("%-10s %8s %12s\n", "component", "entities", "memory");
-#define ROW(c, row_size)                                                                       \
-    {                                                                                          \
-        const ecs_sparse_t *set = &w->components.c.set;                                       \
-        size_t bytes = (size_t)set->capacity * (row_size) + ecs_sparse_memory(set);            \
-        total += bytes;                                                                        \
-        printf("%-10s %8" PRIu32 " %12zu\n", #c, set->count, bytes);                          \
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const ecs_meta_component_t *c = &game_meta.components[game_meta.pooled[k]];
+        const ecs_sparse_t *set = ecs_meta_sparse(w, c); /* game.json has sparse storage only */
+        size_t bytes = (size_t)set->capacity * c->size + ecs_sparse_memory(set);
+        total += bytes;
+        printf("%-10s %8zu %12zu\n", c->name, ecs_meta_count(w, c), bytes);
     }
-    POOLS(ROW)
     printf("%-10s %8s %12zu bytes\n", "total", "", total + sizeof *w);
-    printf("clock: frame %" PRIu64 ", dt %g\n", w->singletons.clock.frame, (double)w->singletons.clock.dt);
+    for (uint32_t k = 0; k < game_meta.component_count; k++) {
+        const ecs_meta_component_t *c = &game_meta.components[k];
+        if (c->kind != ECS_META_SINGLETON) continue;
+        cJSON *value = ecs_json_from_value(c, &w->entities, (const char *)w + c->singleton_offset);
+        char *text = value ? cJSON_PrintUnformatted(value) : NULL;
+        printf("%s: %s\n", c->name, text ? text : "(out of memory)");
+        free(text);
+        cJSON_Delete(value);
+    }
     return 0;
 }
 

@@ -71,12 +71,6 @@ static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void editor__position_fini(editor_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__velocity_grow(editor_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -139,12 +133,6 @@ static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void editor__velocity_fini(editor_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__health_grow(editor_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -182,12 +170,6 @@ static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     p->max[row] = p->max[from];
 }
 
-static void editor__health_fini(editor_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__name_grow(editor_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -221,11 +203,6 @@ static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) 
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static void editor__name_fini(editor_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__player_grow(editor_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -250,10 +227,6 @@ static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
 
-static void editor__player_fini(editor_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool editor__selected_grow(editor_selected_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -276,10 +249,6 @@ static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t r
     EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-}
-
-static void editor__selected_fini(editor_selected_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool editor__gizmo_grow(editor_gizmo_pool_t *p) {
@@ -317,12 +286,6 @@ static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row)
     if (from == row) return;
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
-}
-
-static void editor__gizmo_fini(editor_gizmo_pool_t *p) {
-    ecs_free(p->kind);
-    ecs_free(p->size);
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -495,28 +458,30 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (editor_meta) instead of a case per component. */
 enum {
     editor__op_destroy,
-    editor__op_add_position,
+    editor__op_add_position = 1,
     editor__op_set_position,
-    editor__op_remove_position,
-    editor__op_add_velocity,
+    editor__op_remove_position = 3,
+    editor__op_add_velocity = 4,
     editor__op_set_velocity,
-    editor__op_remove_velocity,
-    editor__op_add_health,
+    editor__op_remove_velocity = 6,
+    editor__op_add_health = 7,
     editor__op_set_health,
-    editor__op_remove_health,
-    editor__op_add_name,
+    editor__op_remove_health = 9,
+    editor__op_add_name = 10,
     editor__op_set_name,
-    editor__op_remove_name,
-    editor__op_add_player,
-    editor__op_remove_player,
-    editor__op_add_selected,
-    editor__op_remove_selected,
-    editor__op_add_gizmo,
+    editor__op_remove_name = 12,
+    editor__op_add_player = 13,
+    editor__op_remove_player = 15,
+    editor__op_add_selected = 16,
+    editor__op_remove_selected = 18,
+    editor__op_add_gizmo = 19,
     editor__op_set_gizmo,
-    editor__op_remove_gizmo,
+    editor__op_remove_gizmo = 21,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -641,23 +606,32 @@ bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_gizmo, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t editor__desc_offsets[] = { offsetof(editor_spawn_desc_t, position), offsetof(editor_spawn_desc_t, velocity), offsetof(editor_spawn_desc_t, health), offsetof(editor_spawn_desc_t, name), offsetof(editor_spawn_desc_t, player), offsetof(editor_spawn_desc_t, selected), offsetof(editor_spawn_desc_t, gizmo) };
+
 ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = editor_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !editor__defer(w, e, editor__op_add_position, &(editor__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !editor__defer(w, e, editor__op_add_velocity, &(editor__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !editor__defer(w, e, editor__op_add_health, &(editor__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !editor__defer(w, e, editor__op_add_name, &(editor__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->player && !editor__defer(w, e, editor__op_add_player, NULL)) goto no_room;
-    if (desc->selected && !editor__defer(w, e, editor__op_add_selected, NULL)) goto no_room;
-    if (desc->gizmo && !editor__defer(w, e, editor__op_add_gizmo, &(editor__value_t){ .gizmo = *desc->gizmo }))
-        goto no_room;
+    editor__value_t v;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
+        const char *member = (const char *)desc + editor__desc_offsets[k];
+        uint32_t op = 1u + 3u * editor_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !editor__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!editor__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;
@@ -674,73 +648,22 @@ bool editor_apply_deferred(editor_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case editor__op_destroy:
+        if (c.op == editor__op_destroy) {
             editor_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &editor_meta.components[(c.op - 1u) / 3u];
+        uint32_t change = (c.op - 1u) % 3u; /* 0 add, 1 set, 2 remove */
+        const void *v = m->kind == ECS_META_TAG || change == 2u ? NULL : &w->deferred.values[c.value];
+        switch (change) {
+        case 0: /* add */
+            done = ecs_meta_add(w, m, c.entity, v) || !editor_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
-        case editor__op_add_position:
-            done = editor_add_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity) ||
-                   editor_has_position(w, c.entity);
+        case 1: /* set */
+            done = ecs_meta_set(w, m, c.entity, v) || !editor_alive(w, c.entity);
             break;
-        case editor__op_set_position:
-            done = editor_set_position(w, c.entity, w->deferred.values[c.value].position) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_position:
-            editor_remove_position(w, c.entity);
-            break;
-        case editor__op_add_velocity:
-            done = editor_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity) ||
-                   editor_has_velocity(w, c.entity);
-            break;
-        case editor__op_set_velocity:
-            done = editor_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_velocity:
-            editor_remove_velocity(w, c.entity);
-            break;
-        case editor__op_add_health:
-            done = editor_add_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity) ||
-                   editor_has_health(w, c.entity);
-            break;
-        case editor__op_set_health:
-            done = editor_set_health(w, c.entity, w->deferred.values[c.value].health) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_health:
-            editor_remove_health(w, c.entity);
-            break;
-        case editor__op_add_name:
-            done = editor_add_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity) ||
-                   editor_has_name(w, c.entity);
-            break;
-        case editor__op_set_name:
-            done = editor_set_name(w, c.entity, w->deferred.values[c.value].name) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_name:
-            editor_remove_name(w, c.entity);
-            break;
-        case editor__op_add_player:
-            done = editor_add_player(w, c.entity) || !editor_alive(w, c.entity) ||
-                   editor_has_player(w, c.entity);
-            break;
-        case editor__op_remove_player:
-            editor_remove_player(w, c.entity);
-            break;
-        case editor__op_add_selected:
-            done = editor_add_selected(w, c.entity) || !editor_alive(w, c.entity) ||
-                   editor_has_selected(w, c.entity);
-            break;
-        case editor__op_remove_selected:
-            editor_remove_selected(w, c.entity);
-            break;
-        case editor__op_add_gizmo:
-            done = editor_add_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity) ||
-                   editor_has_gizmo(w, c.entity);
-            break;
-        case editor__op_set_gizmo:
-            done = editor_set_gizmo(w, c.entity, w->deferred.values[c.value].gizmo) || !editor_alive(w, c.entity);
-            break;
-        case editor__op_remove_gizmo:
-            editor_remove_gizmo(w, c.entity);
+        default: /* remove */
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -848,13 +771,7 @@ editor_world_t *editor_world_new(void) {
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
     EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
-    editor__position_fini(&w->components.position);
-    editor__velocity_fini(&w->components.velocity);
-    editor__health_fini(&w->components.health);
-    editor__name_fini(&w->components.name);
-    editor__player_fini(&w->components.player);
-    editor__selected_fini(&w->components.selected);
-    editor__gizmo_fini(&w->components.gizmo);
+    ecs_meta_free_pools(w, &editor_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
     ecs_free(w->scratch.selection.position);
@@ -1345,164 +1262,116 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const editor__position_keys[] = { "x", "y" };
+static const editor_position_t editor__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t editor__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.y) },
+};
 
-static cJSON *editor__position_to_json(const editor_position_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool editor__position_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_position_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool editor__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_position(world, e);
+    /* from the pointer, as editor_add_position and editor_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__position_add_hooked(world, e, (const editor_position_t *)value);
+    return editor__position_set_from(world, e, (const editor_position_t *)value);
 }
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
+static const editor_velocity_t editor__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t editor__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.y) },
+};
 
-static cJSON *editor__velocity_to_json(const editor_velocity_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool editor__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool editor__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_velocity(world, e);
+    /* from the pointer, as editor_add_velocity and editor_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__velocity_add_hooked(world, e, (const editor_velocity_t *)value);
+    return editor__velocity_set_from(world, e, (const editor_velocity_t *)value);
 }
 
 static const char *const editor__health_keys[] = { "current", "max" };
+static const editor_health_t editor__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t editor__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(editor_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(editor_world_t, components.health.max) },
+};
 
-static cJSON *editor__health_to_json(const editor_health_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool editor__health_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_health_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool editor__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_health(world, e);
+    /* from the pointer, as editor_add_health and editor_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__health_add_hooked(world, e, (const editor_health_t *)value);
+    return editor__health_set_from(world, e, (const editor_health_t *)value);
 }
 
 static const char *const editor__name_keys[] = { "value" };
+static const editor_name_t editor__name_default_value = { .value = "" };
+static const ecs_meta_field_t editor__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(editor_world_t, components.name.value) },
+};
 
-static cJSON *editor__name_to_json(const editor_name_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_name(world, e);
+    /* from the pointer, as editor_add_name and editor_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__name_add_hooked(world, e, (const editor_name_t *)value);
+    return editor__name_set_from(world, e, (const editor_name_t *)value);
 }
 
-static bool editor__name_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_name_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool editor__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? editor_remove_player((editor_world_t *)w, e) : editor_add_player((editor_world_t *)w, e);
+}
+
+static bool editor__selected_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? editor_remove_selected((editor_world_t *)w, e) : editor_add_selected((editor_world_t *)w, e);
 }
 
 static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
 
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
+static const editor_gizmo_t editor__gizmo_default_value = { .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f };
+static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
+    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "", offsetof(editor_world_t, components.gizmo.kind) },
+    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "", offsetof(editor_world_t, components.gizmo.size) },
+};
 
-static cJSON *editor__gizmo_to_json(const editor_gizmo_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "kind", ecs_json_from_enum(p->kind[row], editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT))) goto fail;
-    if (!ecs_json_put(o, "size", ecs_json_from_f32(p->size[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool editor__gizmo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *world = (editor_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo(world, e);
+    /* from the pointer, as editor_add_gizmo and editor_set_gizmo do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return editor__gizmo_add_hooked(world, e, (const editor_gizmo_t *)value);
+    return editor__gizmo_set_from(world, e, (const editor_gizmo_t *)value);
 }
 
-static bool editor__gizmo_from_json(ecs_json_ctx_t *c, const cJSON *o, editor_gizmo_t *out) {
-    if (!ecs_json_check_keys(c, o, editor__gizmo_keys, 2, "field of gizmo")) return false;
-    memset(out, 0, sizeof *out);
-    out->size = 1.0f;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "kind"))) {
-        mark = ecs_json_enter(c, "kind");
-        int k;
-        if (!ecs_json_read_enum(c, item, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, &k)) return false;
-        out->kind = (editor_gizmo_kind_t)k;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "size"))) {
-        mark = ecs_json_enter(c, "size");
-        if (!ecs_json_read_f32(c, item, &out->size)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
-}
+static const ecs_meta_component_t editor__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__name_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__player_meta_change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__selected_meta_change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__gizmo_meta_change },
+};
+
+static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };
+
+const ecs_meta_schema_t editor_meta = {
+    "editor", "The level editor: the shared components plus selection and gizmos.", 1u, editor__meta_components, 7u, editor__meta_pooled, 7u,
+    offsetof(editor_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (editor_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -1528,46 +1397,18 @@ static const char *const editor__json__document_keys[] = { "schema", "version", 
 static const char *const editor__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "selected", "gizmo" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *editor__json__entity(const editor_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", editor__position_to_json(&w->components.position, row)))
-                    goto fail;
-                break;
-            case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", editor__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
-                break;
-            case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", editor__health_to_json(&w->components.health, row)))
-                    goto fail;
-                break;
-            case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", editor__name_to_json(&w->components.name, row)))
-                    goto fail;
-                break;
-            case 4:
-                if (editor_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 5:
-                if (editor_has_selected(w, e) && !ecs_json_put(o, "selected", cJSON_CreateTrue())) goto fail;
-                break;
-            case 6:
-                if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "gizmo", editor__gizmo_to_json(&w->components.gizmo, row)))
-                    goto fail;
-                break;
-            }
+            const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!ecs_meta_has(w, m, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -1578,18 +1419,27 @@ fail:
 
 static cJSON *editor__json__world(const editor_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("editor")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
+    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, editor__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, editor__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -1603,66 +1453,29 @@ char *editor_world_to_json(const editor_world_t *w) {
 
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e) {
     if (!editor_alive(w, e)) return NULL;
-    cJSON *o = editor__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    cJSON *o = scratch ? editor__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union editor__json__scratch {
-    editor_position_t position;
-    editor_velocity_t velocity;
-    editor_health_t health;
-    editor_name_t name;
-    editor_gizmo_t gizmo;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e, union editor__json__scratch *v) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        if (!editor__position_from_json(c, item, &v->position)) return false;
-        if (w && !editor__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        if (!editor__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !editor__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        if (!editor__health_from_json(c, item, &v->health)) return false;
-        if (w && !editor__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        if (!editor__name_from_json(c, item, &v->name)) return false;
-        if (w && !editor__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !editor_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "selected"))) {
-        mark = ecs_json_enter(c, "selected");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !editor_add_selected(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "gizmo"))) {
-        mark = ecs_json_enter(c, "gizmo");
-        if (!editor__gizmo_from_json(c, item, &v->gizmo)) return false;
-        if (w && !editor__gizmo_set_from(w, e, &v->gizmo)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1676,10 +1489,10 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union editor__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    if (!ids || !scratch) {
         ecs_free(ids);
-        ecs_free(v);
+        ecs_free(scratch);
         return ecs_json_oom(c);
     }
     const cJSON *o;
@@ -1688,7 +1501,7 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1698,16 +1511,16 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!editor__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!editor__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return false;
 }
 
@@ -1811,37 +1624,12 @@ bool editor_world_load_opts(editor_world_t *w, const char *path, const editor_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t editor__position_hash(uint64_t h, const editor_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t editor__velocity_hash(uint64_t h, const editor_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t editor__health_hash(uint64_t h, const editor_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
-    return h;
-}
-
-static uint64_t editor__name_hash(uint64_t h, const editor_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
-    return h;
-}
-
-static uint64_t editor__gizmo_hash(uint64_t h, const editor_gizmo_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->kind[row]);
-    h = ecs_hash_f32(h, p->size[row]);
-    return h;
-}
-
 uint64_t editor_world_hash(const editor_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -1849,35 +1637,8 @@ uint64_t editor_world_hash(const editor_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
-                switch (pool) {
-                case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = editor__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
-                    break;
-                case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = editor__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
-                    break;
-                case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = editor__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
-                    break;
-                case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = editor__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
-                    break;
-                case 4:
-                    if (editor_has_player(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 5:
-                    if (editor_has_selected(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 6:
-                    if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE)
-                        h = editor__gizmo_hash(ecs_hash_mix(h, pool), &w->components.gizmo, row);
-                    break;
-                }
+                const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[pool]];
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

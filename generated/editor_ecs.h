@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 1
-#error "editor_ecs.h was generated for ecsgen runtime API 1: regenerate it"
+#if ECS_RUNTIME_API != 2
+#error "editor_ecs.h was generated for ecsgen runtime API 2: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -556,6 +556,15 @@ uint64_t editor_world_hash(const editor_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
+
+/* ---- Run-time metadata -------------------------------------------------------------- */
+/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
+ * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
+ * length, enum names, default, doc), and access to a world through void pointers:
+ *     for (uint32_t k = 0; k < editor_meta.component_count; k++)
+ *         printf("%s\n", editor_meta.components[k].name);
+ * Save and load walk the same table. */
+extern const ecs_meta_schema_t editor_meta;
 
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of

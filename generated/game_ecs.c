@@ -71,12 +71,6 @@ static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static void game__position_fini(game_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__velocity_grow(game_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -139,12 +133,6 @@ static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static void game__velocity_fini(game_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__health_grow(game_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -182,12 +170,6 @@ static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->max[row] = p->max[from];
 }
 
-static void game__health_fini(game_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__name_grow(game_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -221,11 +203,6 @@ static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static void game__name_fini(game_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__target_grow(game_target_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -257,11 +234,6 @@ static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
     if (from == row) return;
     p->entity[row] = p->entity[from];
-}
-
-static void game__target_fini(game_target_pool_t *p) {
-    ecs_free(p->entity);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__cargo_grow(game_cargo_pool_t *p) {
@@ -301,12 +273,6 @@ static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->count[row] = p->count[from];
 }
 
-static void game__cargo_fini(game_cargo_pool_t *p) {
-    ecs_free(p->items);
-    ecs_free(p->count);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__mood_grow(game_mood_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -338,11 +304,6 @@ static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
     if (from == row) return;
     p->state[row] = p->state[from];
-}
-
-static void game__mood_fini(game_mood_pool_t *p) {
-    ecs_free(p->state);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__lifetime_grow(game_lifetime_pool_t *p) {
@@ -397,11 +358,6 @@ static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_
     p->seconds[row] = p->seconds[from];
 }
 
-static void game__lifetime_fini(game_lifetime_pool_t *p) {
-    ecs_free(p->seconds);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__radius_grow(game_radius_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -435,11 +391,6 @@ static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->metres[row] = p->metres[from];
 }
 
-static void game__radius_fini(game_radius_pool_t *p) {
-    ecs_free(p->metres);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__player_grow(game_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -462,10 +413,6 @@ static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
-}
-
-static void game__player_fini(game_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool game__asteroid_grow(game_asteroid_pool_t *p) {
@@ -492,10 +439,6 @@ static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) 
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
 
-static void game__asteroid_fini(game_asteroid_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__bullet_grow(game_bullet_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -520,10 +463,6 @@ static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
 
-static void game__bullet_fini(game_bullet_pool_t *p) {
-    ecs_sparse_fini(&p->set);
-}
-
 static bool game__frozen_grow(game_frozen_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -546,10 +485,6 @@ static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
-}
-
-static void game__frozen_fini(game_frozen_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -744,44 +679,46 @@ static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (game_meta) instead of a case per component. */
 enum {
     game__op_destroy,
-    game__op_add_position,
+    game__op_add_position = 1,
     game__op_set_position,
-    game__op_remove_position,
-    game__op_add_velocity,
+    game__op_remove_position = 3,
+    game__op_add_velocity = 4,
     game__op_set_velocity,
-    game__op_remove_velocity,
-    game__op_add_health,
+    game__op_remove_velocity = 6,
+    game__op_add_health = 7,
     game__op_set_health,
-    game__op_remove_health,
-    game__op_add_name,
+    game__op_remove_health = 9,
+    game__op_add_name = 10,
     game__op_set_name,
-    game__op_remove_name,
-    game__op_add_target,
+    game__op_remove_name = 12,
+    game__op_add_target = 13,
     game__op_set_target,
-    game__op_remove_target,
-    game__op_add_cargo,
+    game__op_remove_target = 15,
+    game__op_add_cargo = 16,
     game__op_set_cargo,
-    game__op_remove_cargo,
-    game__op_add_mood,
+    game__op_remove_cargo = 18,
+    game__op_add_mood = 19,
     game__op_set_mood,
-    game__op_remove_mood,
-    game__op_add_lifetime,
+    game__op_remove_mood = 21,
+    game__op_add_lifetime = 22,
     game__op_set_lifetime,
-    game__op_remove_lifetime,
-    game__op_add_radius,
+    game__op_remove_lifetime = 24,
+    game__op_add_radius = 25,
     game__op_set_radius,
-    game__op_remove_radius,
-    game__op_add_player,
-    game__op_remove_player,
-    game__op_add_asteroid,
-    game__op_remove_asteroid,
-    game__op_add_bullet,
-    game__op_remove_bullet,
-    game__op_add_frozen,
-    game__op_remove_frozen,
+    game__op_remove_radius = 27,
+    game__op_add_player = 28,
+    game__op_remove_player = 30,
+    game__op_add_asteroid = 31,
+    game__op_remove_asteroid = 33,
+    game__op_add_bullet = 34,
+    game__op_remove_bullet = 36,
+    game__op_add_frozen = 37,
+    game__op_remove_frozen = 39,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -970,33 +907,32 @@ bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_frozen, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t game__desc_offsets[] = { offsetof(game_spawn_desc_t, position), offsetof(game_spawn_desc_t, velocity), offsetof(game_spawn_desc_t, health), offsetof(game_spawn_desc_t, name), offsetof(game_spawn_desc_t, target), offsetof(game_spawn_desc_t, cargo), offsetof(game_spawn_desc_t, mood), offsetof(game_spawn_desc_t, lifetime), offsetof(game_spawn_desc_t, radius), offsetof(game_spawn_desc_t, player), offsetof(game_spawn_desc_t, asteroid), offsetof(game_spawn_desc_t, bullet), offsetof(game_spawn_desc_t, frozen) };
+
 ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = game_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !game__defer(w, e, game__op_add_position, &(game__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !game__defer(w, e, game__op_add_velocity, &(game__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !game__defer(w, e, game__op_add_health, &(game__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !game__defer(w, e, game__op_add_name, &(game__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->target && !game__defer(w, e, game__op_add_target, &(game__value_t){ .target = *desc->target }))
-        goto no_room;
-    if (desc->cargo && !game__defer(w, e, game__op_add_cargo, &(game__value_t){ .cargo = *desc->cargo }))
-        goto no_room;
-    if (desc->mood && !game__defer(w, e, game__op_add_mood, &(game__value_t){ .mood = *desc->mood }))
-        goto no_room;
-    if (desc->lifetime && !game__defer(w, e, game__op_add_lifetime, &(game__value_t){ .lifetime = *desc->lifetime }))
-        goto no_room;
-    if (desc->radius && !game__defer(w, e, game__op_add_radius, &(game__value_t){ .radius = *desc->radius }))
-        goto no_room;
-    if (desc->player && !game__defer(w, e, game__op_add_player, NULL)) goto no_room;
-    if (desc->asteroid && !game__defer(w, e, game__op_add_asteroid, NULL)) goto no_room;
-    if (desc->bullet && !game__defer(w, e, game__op_add_bullet, NULL)) goto no_room;
-    if (desc->frozen && !game__defer(w, e, game__op_add_frozen, NULL)) goto no_room;
+    game__value_t v;
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
+        const char *member = (const char *)desc + game__desc_offsets[k];
+        uint32_t op = 1u + 3u * game_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !game__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!game__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;
@@ -1013,127 +949,22 @@ bool game_apply_deferred(game_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case game__op_destroy:
+        if (c.op == game__op_destroy) {
             game_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &game_meta.components[(c.op - 1u) / 3u];
+        uint32_t change = (c.op - 1u) % 3u; /* 0 add, 1 set, 2 remove */
+        const void *v = m->kind == ECS_META_TAG || change == 2u ? NULL : &w->deferred.values[c.value];
+        switch (change) {
+        case 0: /* add */
+            done = ecs_meta_add(w, m, c.entity, v) || !game_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
-        case game__op_add_position:
-            done = game_add_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity) ||
-                   game_has_position(w, c.entity);
+        case 1: /* set */
+            done = ecs_meta_set(w, m, c.entity, v) || !game_alive(w, c.entity);
             break;
-        case game__op_set_position:
-            done = game_set_position(w, c.entity, w->deferred.values[c.value].position) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_position:
-            game_remove_position(w, c.entity);
-            break;
-        case game__op_add_velocity:
-            done = game_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity) ||
-                   game_has_velocity(w, c.entity);
-            break;
-        case game__op_set_velocity:
-            done = game_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_velocity:
-            game_remove_velocity(w, c.entity);
-            break;
-        case game__op_add_health:
-            done = game_add_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity) ||
-                   game_has_health(w, c.entity);
-            break;
-        case game__op_set_health:
-            done = game_set_health(w, c.entity, w->deferred.values[c.value].health) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_health:
-            game_remove_health(w, c.entity);
-            break;
-        case game__op_add_name:
-            done = game_add_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity) ||
-                   game_has_name(w, c.entity);
-            break;
-        case game__op_set_name:
-            done = game_set_name(w, c.entity, w->deferred.values[c.value].name) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_name:
-            game_remove_name(w, c.entity);
-            break;
-        case game__op_add_target:
-            done = game_add_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity) ||
-                   game_has_target(w, c.entity);
-            break;
-        case game__op_set_target:
-            done = game_set_target(w, c.entity, w->deferred.values[c.value].target) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_target:
-            game_remove_target(w, c.entity);
-            break;
-        case game__op_add_cargo:
-            done = game_add_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity) ||
-                   game_has_cargo(w, c.entity);
-            break;
-        case game__op_set_cargo:
-            done = game_set_cargo(w, c.entity, w->deferred.values[c.value].cargo) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_cargo:
-            game_remove_cargo(w, c.entity);
-            break;
-        case game__op_add_mood:
-            done = game_add_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity) ||
-                   game_has_mood(w, c.entity);
-            break;
-        case game__op_set_mood:
-            done = game_set_mood(w, c.entity, w->deferred.values[c.value].mood) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_mood:
-            game_remove_mood(w, c.entity);
-            break;
-        case game__op_add_lifetime:
-            done = game_add_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity) ||
-                   game_has_lifetime(w, c.entity);
-            break;
-        case game__op_set_lifetime:
-            done = game_set_lifetime(w, c.entity, w->deferred.values[c.value].lifetime) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_lifetime:
-            game_remove_lifetime(w, c.entity);
-            break;
-        case game__op_add_radius:
-            done = game_add_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity) ||
-                   game_has_radius(w, c.entity);
-            break;
-        case game__op_set_radius:
-            done = game_set_radius(w, c.entity, w->deferred.values[c.value].radius) || !game_alive(w, c.entity);
-            break;
-        case game__op_remove_radius:
-            game_remove_radius(w, c.entity);
-            break;
-        case game__op_add_player:
-            done = game_add_player(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_player(w, c.entity);
-            break;
-        case game__op_remove_player:
-            game_remove_player(w, c.entity);
-            break;
-        case game__op_add_asteroid:
-            done = game_add_asteroid(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_asteroid(w, c.entity);
-            break;
-        case game__op_remove_asteroid:
-            game_remove_asteroid(w, c.entity);
-            break;
-        case game__op_add_bullet:
-            done = game_add_bullet(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_bullet(w, c.entity);
-            break;
-        case game__op_remove_bullet:
-            game_remove_bullet(w, c.entity);
-            break;
-        case game__op_add_frozen:
-            done = game_add_frozen(w, c.entity) || !game_alive(w, c.entity) ||
-                   game_has_frozen(w, c.entity);
-            break;
-        case game__op_remove_frozen:
-            game_remove_frozen(w, c.entity);
+        default: /* remove */
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -1296,19 +1127,7 @@ game_world_t *game_world_new(void) {
 void game_world_free(game_world_t *w) {
     if (!w) return;
     GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
-    game__position_fini(&w->components.position);
-    game__velocity_fini(&w->components.velocity);
-    game__health_fini(&w->components.health);
-    game__name_fini(&w->components.name);
-    game__target_fini(&w->components.target);
-    game__cargo_fini(&w->components.cargo);
-    game__mood_fini(&w->components.mood);
-    game__lifetime_fini(&w->components.lifetime);
-    game__radius_fini(&w->components.radius);
-    game__player_fini(&w->components.player);
-    game__asteroid_fini(&w->components.asteroid);
-    game__bullet_fini(&w->components.bullet);
-    game__frozen_fini(&w->components.frozen);
+    ecs_meta_free_pools(w, &game_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->deferred.commands);
     ecs_free(w->deferred.values);
@@ -2182,306 +2001,196 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const game__position_keys[] = { "x", "y" };
+static const game_position_t game__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t game__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.y) },
+};
 
-static cJSON *game__position_to_json(const game_position_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__position_from_json(ecs_json_ctx_t *c, const cJSON *o, game_position_t *out) {
-    if (!ecs_json_check_keys(c, o, game__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_position(world, e);
+    /* from the pointer, as game_add_position and game_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__position_add_hooked(world, e, (const game_position_t *)value);
+    return game__position_set_from(world, e, (const game_position_t *)value);
 }
 
 static const char *const game__velocity_keys[] = { "x", "y" };
+static const game_velocity_t game__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t game__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.y) },
+};
 
-static cJSON *game__velocity_to_json(const game_velocity_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, game_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, game__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_velocity(world, e);
+    /* from the pointer, as game_add_velocity and game_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__velocity_add_hooked(world, e, (const game_velocity_t *)value);
+    return game__velocity_set_from(world, e, (const game_velocity_t *)value);
 }
 
 static const char *const game__health_keys[] = { "current", "max" };
+static const game_health_t game__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t game__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(game_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(game_world_t, components.health.max) },
+};
 
-static cJSON *game__health_to_json(const game_health_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__health_from_json(ecs_json_ctx_t *c, const cJSON *o, game_health_t *out) {
-    if (!ecs_json_check_keys(c, o, game__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_health(world, e);
+    /* from the pointer, as game_add_health and game_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__health_add_hooked(world, e, (const game_health_t *)value);
+    return game__health_set_from(world, e, (const game_health_t *)value);
 }
 
 static const char *const game__name_keys[] = { "value" };
+static const game_name_t game__name_default_value = { .value = "" };
+static const ecs_meta_field_t game__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(game_world_t, components.name.value) },
+};
 
-static cJSON *game__name_to_json(const game_name_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__name_from_json(ecs_json_ctx_t *c, const cJSON *o, game_name_t *out) {
-    if (!ecs_json_check_keys(c, o, game__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_name(world, e);
+    /* from the pointer, as game_add_name and game_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__name_add_hooked(world, e, (const game_name_t *)value);
+    return game__name_set_from(world, e, (const game_name_t *)value);
 }
 
 static const char *const game__target_keys[] = { "entity" };
+static const game_target_t game__target_default_value = { .entity = ECS_NULL };
+static const ecs_meta_field_t game__target_meta_fields[] = {
+    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(game_world_t, components.target.entity) },
+};
 
-static cJSON *game__target_to_json(const ecs_entities_t *t, const game_target_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__target_from_json(ecs_json_ctx_t *c, const cJSON *o, game_target_t *out) {
-    if (!ecs_json_check_keys(c, o, game__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
-        mark = ecs_json_enter(c, "entity");
-        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_target(world, e);
+    /* from the pointer, as game_add_target and game_set_target do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__target_add_hooked(world, e, (const game_target_t *)value);
+    return game__target_set_from(world, e, (const game_target_t *)value);
 }
 
 static const char *const game__cargo_keys[] = { "items", "count" };
+static const game_cargo_t game__cargo_default_value = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
+static const ecs_meta_field_t game__cargo_meta_fields[] = {
+    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "", offsetof(game_world_t, components.cargo.items) },
+    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "", offsetof(game_world_t, components.cargo.count) },
+};
 
-static cJSON *game__cargo_to_json(const game_cargo_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *a;
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "items", a = cJSON_CreateArray())) goto fail;
-    for (int k = 0; k < 8; k++)
-        if (!ecs_json_append(a, ecs_json_from_uint(p->items[row][k]))) goto fail;
-    if (!ecs_json_put(o, "count", ecs_json_from_uint(p->count[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__cargo_from_json(ecs_json_ctx_t *c, const cJSON *o, game_cargo_t *out) {
-    if (!ecs_json_check_keys(c, o, game__cargo_keys, 2, "field of cargo")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "items"))) {
-        mark = ecs_json_enter(c, "items");
-        if (!ecs_json_check_array(c, item, 8)) return false;
-        const cJSON *element = item->child;
-        for (int k = 0; k < 8; k++, element = element->next) {
-            size_t at = ecs_json_enter_index(c, (size_t)k);
-            if (!ecs_json_read_u16(c, element, &out->items[k])) return false;
-            ecs_json_leave(c, at);
-        }
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "count"))) {
-        mark = ecs_json_enter(c, "count");
-        if (!ecs_json_read_u8(c, item, &out->count)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__cargo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_cargo(world, e);
+    /* from the pointer, as game_add_cargo and game_set_cargo do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__cargo_add_hooked(world, e, (const game_cargo_t *)value);
+    return game__cargo_set_from(world, e, (const game_cargo_t *)value);
 }
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
 
 static const char *const game__mood_keys[] = { "state" };
+static const game_mood_t game__mood_default_value = { .state = GAME_MOOD_STATE_IDLE };
+static const ecs_meta_field_t game__mood_meta_fields[] = {
+    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "", offsetof(game_world_t, components.mood.state) },
+};
 
-static cJSON *game__mood_to_json(const game_mood_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "state", ecs_json_from_enum(p->state[row], game__mood_state_names, GAME_MOOD_STATE_COUNT))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__mood_from_json(ecs_json_ctx_t *c, const cJSON *o, game_mood_t *out) {
-    if (!ecs_json_check_keys(c, o, game__mood_keys, 1, "field of mood")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "state"))) {
-        mark = ecs_json_enter(c, "state");
-        int k;
-        if (!ecs_json_read_enum(c, item, game__mood_state_names, GAME_MOOD_STATE_COUNT, &k)) return false;
-        out->state = (game_mood_state_t)k;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__mood_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_mood(world, e);
+    /* from the pointer, as game_add_mood and game_set_mood do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__mood_add_hooked(world, e, (const game_mood_t *)value);
+    return game__mood_set_from(world, e, (const game_mood_t *)value);
 }
 
 static const char *const game__lifetime_keys[] = { "seconds" };
+static const game_lifetime_t game__lifetime_default_value = { .seconds = 2.0f };
+static const ecs_meta_field_t game__lifetime_meta_fields[] = {
+    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "", offsetof(game_world_t, components.lifetime.seconds) },
+};
 
-static cJSON *game__lifetime_to_json(const game_lifetime_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "seconds", ecs_json_from_f32(p->seconds[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool game__lifetime_from_json(ecs_json_ctx_t *c, const cJSON *o, game_lifetime_t *out) {
-    if (!ecs_json_check_keys(c, o, game__lifetime_keys, 1, "field of lifetime")) return false;
-    memset(out, 0, sizeof *out);
-    out->seconds = 2.0f;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "seconds"))) {
-        mark = ecs_json_enter(c, "seconds");
-        if (!ecs_json_read_f32(c, item, &out->seconds)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__lifetime_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_lifetime(world, e);
+    /* from the pointer, as game_add_lifetime and game_set_lifetime do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__lifetime_add_hooked(world, e, (const game_lifetime_t *)value);
+    return game__lifetime_set_from(world, e, (const game_lifetime_t *)value);
 }
 
 static const char *const game__radius_keys[] = { "metres" };
+static const game_radius_t game__radius_default_value = { .metres = 1.0f };
+static const ecs_meta_field_t game__radius_meta_fields[] = {
+    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "", offsetof(game_world_t, components.radius.metres) },
+};
 
-static cJSON *game__radius_to_json(const game_radius_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "metres", ecs_json_from_f32(p->metres[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool game__radius_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *world = (game_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return game_remove_radius(world, e);
+    /* from the pointer, as game_add_radius and game_set_radius do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return game__radius_add_hooked(world, e, (const game_radius_t *)value);
+    return game__radius_set_from(world, e, (const game_radius_t *)value);
 }
 
-static bool game__radius_from_json(ecs_json_ctx_t *c, const cJSON *o, game_radius_t *out) {
-    if (!ecs_json_check_keys(c, o, game__radius_keys, 1, "field of radius")) return false;
-    memset(out, 0, sizeof *out);
-    out->metres = 1.0f;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "metres"))) {
-        mark = ecs_json_enter(c, "metres");
-        if (!ecs_json_read_f32(c, item, &out->metres)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool game__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? game_remove_player((game_world_t *)w, e) : game_add_player((game_world_t *)w, e);
+}
+
+static bool game__asteroid_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? game_remove_asteroid((game_world_t *)w, e) : game_add_asteroid((game_world_t *)w, e);
+}
+
+static bool game__bullet_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? game_remove_bullet((game_world_t *)w, e) : game_add_bullet((game_world_t *)w, e);
+}
+
+static bool game__frozen_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? game_remove_frozen((game_world_t *)w, e) : game_add_frozen((game_world_t *)w, e);
 }
 
 static const char *const game__clock_keys[] = { "frame", "dt" };
+static const game_clock_t game__clock_default_value = { .frame = UINT64_C(0), .dt = 0.016666668f };
+static const ecs_meta_field_t game__clock_meta_fields[] = {
+    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "", 0 },
+    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "", 0 },
+};
 
-static cJSON *game__clock_to_json(const game_clock_t *v) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "frame", ecs_json_from_uint(v->frame))) goto fail;
-    if (!ecs_json_put(o, "dt", ecs_json_from_f32(v->dt))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
+static const ecs_meta_component_t game__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__name_meta_change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__target_meta_change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__cargo_meta_change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__mood_meta_change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__lifetime_meta_change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__radius_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__player_meta_change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__asteroid_meta_change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__bullet_meta_change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__frozen_meta_change },
+    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
+};
 
-static bool game__clock_from_json(ecs_json_ctx_t *c, const cJSON *o, game_clock_t *out) {
-    if (!ecs_json_check_keys(c, o, game__clock_keys, 2, "field of clock")) return false;
-    memset(out, 0, sizeof *out);
-    out->dt = 0.016666668f;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frame"))) {
-        mark = ecs_json_enter(c, "frame");
-        if (!ecs_json_read_u64(c, item, &out->frame)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "dt"))) {
-        mark = ecs_json_enter(c, "dt");
-        if (!ecs_json_read_f32(c, item, &out->dt)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
-}
+static const uint32_t game__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+const ecs_meta_schema_t game_meta = {
+    "game", "The demo's space game: ships, asteroids and bullets.", 1u, game__meta_components, 14u, game__meta_pooled, 13u,
+    offsetof(game_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (game_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -2515,72 +2224,18 @@ static const char *const game__json__entity_keys[] = { "id", "position", "veloci
 static const char *const game__json__singleton_keys[] = { "clock" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", game__position_to_json(&w->components.position, row)))
-                    goto fail;
-                break;
-            case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", game__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
-                break;
-            case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", game__health_to_json(&w->components.health, row)))
-                    goto fail;
-                break;
-            case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", game__name_to_json(&w->components.name, row)))
-                    goto fail;
-                break;
-            case 4:
-                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "target", game__target_to_json(&w->entities, &w->components.target, row)))
-                    goto fail;
-                break;
-            case 5:
-                if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "cargo", game__cargo_to_json(&w->components.cargo, row)))
-                    goto fail;
-                break;
-            case 6:
-                if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "mood", game__mood_to_json(&w->components.mood, row)))
-                    goto fail;
-                break;
-            case 7:
-                if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "lifetime", game__lifetime_to_json(&w->components.lifetime, row)))
-                    goto fail;
-                break;
-            case 8:
-                if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "radius", game__radius_to_json(&w->components.radius, row)))
-                    goto fail;
-                break;
-            case 9:
-                if (game_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 10:
-                if (game_has_asteroid(w, e) && !ecs_json_put(o, "asteroid", cJSON_CreateTrue())) goto fail;
-                break;
-            case 11:
-                if (game_has_bullet(w, e) && !ecs_json_put(o, "bullet", cJSON_CreateTrue())) goto fail;
-                break;
-            case 12:
-                if (game_has_frozen(w, e) && !ecs_json_put(o, "frozen", cJSON_CreateTrue())) goto fail;
-                break;
-            }
+            const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!ecs_meta_has(w, m, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -2591,19 +2246,27 @@ fail:
 
 static cJSON *game__json__world(const game_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("game")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
-    if (!ecs_json_put(group, "clock", game__clock_to_json(&w->singletons.clock))) goto fail;
+    for (uint32_t k = 0; k < game_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, game__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, game__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -2617,106 +2280,29 @@ char *game_world_to_json(const game_world_t *w) {
 
 char *game_entity_to_json(const game_world_t *w, ecs_entity_t e) {
     if (!game_alive(w, e)) return NULL;
-    cJSON *o = game__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    cJSON *o = scratch ? game__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union game__json__scratch {
-    game_position_t position;
-    game_velocity_t velocity;
-    game_health_t health;
-    game_name_t name;
-    game_target_t target;
-    game_cargo_t cargo;
-    game_mood_t mood;
-    game_lifetime_t lifetime;
-    game_radius_t radius;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e, union game__json__scratch *v) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        if (!game__position_from_json(c, item, &v->position)) return false;
-        if (w && !game__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        if (!game__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !game__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        if (!game__health_from_json(c, item, &v->health)) return false;
-        if (w && !game__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        if (!game__name_from_json(c, item, &v->name)) return false;
-        if (w && !game__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
-        mark = ecs_json_enter(c, "target");
-        if (!game__target_from_json(c, item, &v->target)) return false;
-        if (w && !game__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "cargo"))) {
-        mark = ecs_json_enter(c, "cargo");
-        if (!game__cargo_from_json(c, item, &v->cargo)) return false;
-        if (w && !game__cargo_set_from(w, e, &v->cargo)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "mood"))) {
-        mark = ecs_json_enter(c, "mood");
-        if (!game__mood_from_json(c, item, &v->mood)) return false;
-        if (w && !game__mood_set_from(w, e, &v->mood)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "lifetime"))) {
-        mark = ecs_json_enter(c, "lifetime");
-        if (!game__lifetime_from_json(c, item, &v->lifetime)) return false;
-        if (w && !game__lifetime_set_from(w, e, &v->lifetime)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "radius"))) {
-        mark = ecs_json_enter(c, "radius");
-        if (!game__radius_from_json(c, item, &v->radius)) return false;
-        if (w && !game__radius_set_from(w, e, &v->radius)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "asteroid"))) {
-        mark = ecs_json_enter(c, "asteroid");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_asteroid(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "bullet"))) {
-        mark = ecs_json_enter(c, "bullet");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_bullet(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "frozen"))) {
-        mark = ecs_json_enter(c, "frozen");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !game_add_frozen(w, e)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool game__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, game_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -2730,10 +2316,10 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union game__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
+    if (!ids || !scratch) {
         ecs_free(ids);
-        ecs_free(v);
+        ecs_free(scratch);
         return ecs_json_oom(c);
     }
     const cJSON *o;
@@ -2742,7 +2328,7 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, game__json__entity_keys, 14, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !game__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -2752,16 +2338,16 @@ static bool game__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, game
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!game__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!game__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return false;
 }
 
@@ -2777,9 +2363,11 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
         mark = ecs_json_enter(c, "singletons");
         if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 1, "singleton")) return false;
         const cJSON *item;
-        if ((item = cJSON_GetObjectItemCaseSensitive(group, "clock"))) {
-            size_t at = ecs_json_enter(c, "clock");
-            if (!game__clock_from_json(c, item, &w->singletons.clock)) return false;
+        for (uint32_t k = 0; k < game_meta.component_count; k++) {
+            const ecs_meta_component_t *m = &game_meta.components[k];
+            if (m->kind != ECS_META_SINGLETON || !(item = cJSON_GetObjectItemCaseSensitive(group, m->name))) continue;
+            size_t at = ecs_json_enter(c, m->name);
+            if (!ecs_json_read_value(c, item, m, (char *)w + m->singleton_offset)) return false;
             ecs_json_leave(c, at);
         }
         ecs_json_leave(c, mark);
@@ -2871,64 +2459,12 @@ bool game_world_load_opts(game_world_t *w, const char *path, const game_load_opt
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t game__position_hash(uint64_t h, const game_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t game__velocity_hash(uint64_t h, const game_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t game__health_hash(uint64_t h, const game_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
-    return h;
-}
-
-static uint64_t game__name_hash(uint64_t h, const game_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
-    return h;
-}
-
-static uint64_t game__target_hash(uint64_t h, const game_target_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
-    return h;
-}
-
-static uint64_t game__cargo_hash(uint64_t h, const game_cargo_pool_t *p, uint32_t row) {
-    for (int k = 0; k < 8; k++) h = ecs_hash_mix(h, (uint64_t)p->items[row][k]);
-    h = ecs_hash_mix(h, (uint64_t)p->count[row]);
-    return h;
-}
-
-static uint64_t game__mood_hash(uint64_t h, const game_mood_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->state[row]);
-    return h;
-}
-
-static uint64_t game__lifetime_hash(uint64_t h, const game_lifetime_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->seconds[row]);
-    return h;
-}
-
-static uint64_t game__radius_hash(uint64_t h, const game_radius_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->metres[row]);
-    return h;
-}
-
-static uint64_t game__clock_hash(uint64_t h, const game_clock_t *v) {
-    h = ecs_hash_mix(h, (uint64_t)v->frame);
-    h = ecs_hash_f32(h, v->dt);
-    return h;
-}
-
 uint64_t game_world_hash(const game_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
-    h = game__clock_hash(h, &w->singletons.clock);
+    for (uint32_t k = 0; k < game_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &game_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -2936,57 +2472,8 @@ uint64_t game_world_hash(const game_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
-                switch (pool) {
-                case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = game__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
-                    break;
-                case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = game__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
-                    break;
-                case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = game__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
-                    break;
-                case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = game__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
-                    break;
-                case 4:
-                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
-                        h = game__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
-                    break;
-                case 5:
-                    if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE)
-                        h = game__cargo_hash(ecs_hash_mix(h, pool), &w->components.cargo, row);
-                    break;
-                case 6:
-                    if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE)
-                        h = game__mood_hash(ecs_hash_mix(h, pool), &w->components.mood, row);
-                    break;
-                case 7:
-                    if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE)
-                        h = game__lifetime_hash(ecs_hash_mix(h, pool), &w->components.lifetime, row);
-                    break;
-                case 8:
-                    if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE)
-                        h = game__radius_hash(ecs_hash_mix(h, pool), &w->components.radius, row);
-                    break;
-                case 9:
-                    if (game_has_player(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 10:
-                    if (game_has_asteroid(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 11:
-                    if (game_has_bullet(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 12:
-                    if (game_has_frozen(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                }
+                const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[pool]];
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

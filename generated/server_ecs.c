@@ -78,12 +78,6 @@ static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void server__position_fini(server_position_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__velocity_grow(server_velocity_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -153,12 +147,6 @@ static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static void server__velocity_fini(server_velocity_pool_t *p) {
-    ecs_free(p->x);
-    ecs_free(p->y);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__health_grow(server_health_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -203,12 +191,6 @@ static bool server__health_reserve(server_health_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__health_fini(server_health_pool_t *p) {
-    ecs_free(p->current);
-    ecs_free(p->max);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__name_grow(server_name_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -248,11 +230,6 @@ static bool server__name_reserve(server_name_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__name_fini(server_name_pool_t *p) {
-    ecs_free(p->value);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__player_grow(server_player_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -280,10 +257,6 @@ static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__player_fini(server_player_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 static bool server__target_grow(server_target_pool_t *p) {
@@ -323,11 +296,6 @@ static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row
 static bool server__target_reserve(server_target_pool_t *p) {
     if (!(p->entity = ecs_realloc_array(NULL, 1024u, sizeof *p->entity))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__target_fini(server_target_pool_t *p) {
-    ecs_free(p->entity);
-    ecs_sparse_fini(&p->set);
 }
 
 static bool server__connection_grow(server_connection_pool_t *p) {
@@ -374,12 +342,6 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static void server__connection_fini(server_connection_pool_t *p) {
-    ecs_free(p->peer);
-    ecs_free(p->ping_ms);
-    ecs_sparse_fini(&p->set);
-}
-
 static bool server__replicated_grow(server_replicated_pool_t *p) {
     uint32_t cap;
     if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
@@ -407,10 +369,6 @@ static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__replicated_reserve(server_replicated_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-static void server__replicated_fini(server_replicated_pool_t *p) {
-    ecs_sparse_fini(&p->set);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */
@@ -584,31 +542,33 @@ server_replication_view_t server_query_replication(server_world_t *w) {
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. */
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (server_meta) instead of a case per component. */
 enum {
     server__op_destroy,
-    server__op_add_position,
+    server__op_add_position = 1,
     server__op_set_position,
-    server__op_remove_position,
-    server__op_add_velocity,
+    server__op_remove_position = 3,
+    server__op_add_velocity = 4,
     server__op_set_velocity,
-    server__op_remove_velocity,
-    server__op_add_health,
+    server__op_remove_velocity = 6,
+    server__op_add_health = 7,
     server__op_set_health,
-    server__op_remove_health,
-    server__op_add_name,
+    server__op_remove_health = 9,
+    server__op_add_name = 10,
     server__op_set_name,
-    server__op_remove_name,
-    server__op_add_player,
-    server__op_remove_player,
-    server__op_add_target,
+    server__op_remove_name = 12,
+    server__op_add_player = 13,
+    server__op_remove_player = 15,
+    server__op_add_target = 16,
     server__op_set_target,
-    server__op_remove_target,
-    server__op_add_connection,
+    server__op_remove_target = 18,
+    server__op_add_connection = 19,
     server__op_set_connection,
-    server__op_remove_connection,
-    server__op_add_replicated,
-    server__op_remove_replicated,
+    server__op_remove_connection = 21,
+    server__op_add_replicated = 22,
+    server__op_remove_replicated = 24,
 };
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
@@ -736,25 +696,32 @@ bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_replicated, NULL);
 }
 
+/* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
+ * bool), in pool order: defer_spawn walks these instead of a test per component. */
+static const size_t server__desc_offsets[] = { offsetof(server_spawn_desc_t, position), offsetof(server_spawn_desc_t, velocity), offsetof(server_spawn_desc_t, health), offsetof(server_spawn_desc_t, name), offsetof(server_spawn_desc_t, player), offsetof(server_spawn_desc_t, target), offsetof(server_spawn_desc_t, connection), offsetof(server_spawn_desc_t, replicated) };
+
 ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = server_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    if (desc->position && !server__defer(w, e, server__op_add_position, &(server__value_t){ .position = *desc->position }))
-        goto no_room;
-    if (desc->velocity && !server__defer(w, e, server__op_add_velocity, &(server__value_t){ .velocity = *desc->velocity }))
-        goto no_room;
-    if (desc->health && !server__defer(w, e, server__op_add_health, &(server__value_t){ .health = *desc->health }))
-        goto no_room;
-    if (desc->name && !server__defer(w, e, server__op_add_name, &(server__value_t){ .name = *desc->name }))
-        goto no_room;
-    if (desc->player && !server__defer(w, e, server__op_add_player, NULL)) goto no_room;
-    if (desc->target && !server__defer(w, e, server__op_add_target, &(server__value_t){ .target = *desc->target }))
-        goto no_room;
-    if (desc->connection && !server__defer(w, e, server__op_add_connection, &(server__value_t){ .connection = *desc->connection }))
-        goto no_room;
-    if (desc->replicated && !server__defer(w, e, server__op_add_replicated, NULL)) goto no_room;
+    server__value_t v;
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
+        const char *member = (const char *)desc + server__desc_offsets[k];
+        uint32_t op = 1u + 3u * server_meta.pooled[k]; /* its add */
+        if (m->kind == ECS_META_TAG) {
+            bool on;
+            memcpy(&on, member, sizeof on);
+            if (on && !server__defer(w, e, op, NULL)) goto no_room;
+        } else {
+            const void *value;
+            memcpy(&value, member, sizeof value);
+            if (!value) continue;
+            memcpy(&v, value, m->size);
+            if (!server__defer(w, e, op, &v)) goto no_room;
+        }
+    }
     return e;
 no_room: /* take back what this call recorded, and the entity */
     w->deferred.count = count;
@@ -771,83 +738,22 @@ bool server_apply_deferred(server_world_t *w) {
         /* An add or set that returns false for a live entity without the component ran
          * out of memory; any other false is the immediate call's own "nothing to do". */
         bool done = true;
-        switch (c.op) {
-        case server__op_destroy:
+        if (c.op == server__op_destroy) {
             server_destroy(w, c.entity);
+            continue;
+        }
+        const ecs_meta_component_t *m = &server_meta.components[(c.op - 1u) / 3u];
+        uint32_t change = (c.op - 1u) % 3u; /* 0 add, 1 set, 2 remove */
+        const void *v = m->kind == ECS_META_TAG || change == 2u ? NULL : &w->deferred.values[c.value];
+        switch (change) {
+        case 0: /* add */
+            done = ecs_meta_add(w, m, c.entity, v) || !server_alive(w, c.entity) || ecs_meta_has(w, m, c.entity);
             break;
-        case server__op_add_position:
-            done = server_add_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity) ||
-                   server_has_position(w, c.entity);
+        case 1: /* set */
+            done = ecs_meta_set(w, m, c.entity, v) || !server_alive(w, c.entity);
             break;
-        case server__op_set_position:
-            done = server_set_position(w, c.entity, w->deferred.values[c.value].position) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_position:
-            server_remove_position(w, c.entity);
-            break;
-        case server__op_add_velocity:
-            done = server_add_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity) ||
-                   server_has_velocity(w, c.entity);
-            break;
-        case server__op_set_velocity:
-            done = server_set_velocity(w, c.entity, w->deferred.values[c.value].velocity) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_velocity:
-            server_remove_velocity(w, c.entity);
-            break;
-        case server__op_add_health:
-            done = server_add_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity) ||
-                   server_has_health(w, c.entity);
-            break;
-        case server__op_set_health:
-            done = server_set_health(w, c.entity, w->deferred.values[c.value].health) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_health:
-            server_remove_health(w, c.entity);
-            break;
-        case server__op_add_name:
-            done = server_add_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity) ||
-                   server_has_name(w, c.entity);
-            break;
-        case server__op_set_name:
-            done = server_set_name(w, c.entity, w->deferred.values[c.value].name) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_name:
-            server_remove_name(w, c.entity);
-            break;
-        case server__op_add_player:
-            done = server_add_player(w, c.entity) || !server_alive(w, c.entity) ||
-                   server_has_player(w, c.entity);
-            break;
-        case server__op_remove_player:
-            server_remove_player(w, c.entity);
-            break;
-        case server__op_add_target:
-            done = server_add_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity) ||
-                   server_has_target(w, c.entity);
-            break;
-        case server__op_set_target:
-            done = server_set_target(w, c.entity, w->deferred.values[c.value].target) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_target:
-            server_remove_target(w, c.entity);
-            break;
-        case server__op_add_connection:
-            done = server_add_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity) ||
-                   server_has_connection(w, c.entity);
-            break;
-        case server__op_set_connection:
-            done = server_set_connection(w, c.entity, w->deferred.values[c.value].connection) || !server_alive(w, c.entity);
-            break;
-        case server__op_remove_connection:
-            server_remove_connection(w, c.entity);
-            break;
-        case server__op_add_replicated:
-            done = server_add_replicated(w, c.entity) || !server_alive(w, c.entity) ||
-                   server_has_replicated(w, c.entity);
-            break;
-        case server__op_remove_replicated:
-            server_remove_replicated(w, c.entity);
+        default: /* remove */
+            ecs_meta_remove(w, m, c.entity);
             break;
         }
         if (!done) break;
@@ -980,14 +886,7 @@ server_world_t *server_world_new(void) {
 void server_world_free(server_world_t *w) {
     if (!w) return;
     SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
-    server__position_fini(&w->components.position);
-    server__velocity_fini(&w->components.velocity);
-    server__health_fini(&w->components.health);
-    server__name_fini(&w->components.name);
-    server__player_fini(&w->components.player);
-    server__target_fini(&w->components.target);
-    server__connection_fini(&w->components.connection);
-    server__replicated_fini(&w->components.replicated);
+    ecs_meta_free_pools(w, &server_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
     ecs_free(w->scratch.replication.position);
@@ -1521,184 +1420,129 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* ---- JSON: one emitter and one parser per component -------------------------------- */
-/* Straight-line code per field over the runtime's typed helpers (ecs_json.h); a parser
- * starts from the schema's defaults, so missing fields take them. */
+/* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
+/* Per component: its enums' names, its fields' names and table, its defaults as a value and
+ * one function making its changes (add, set, remove); then the schema's table. */
 
 static const char *const server__position_keys[] = { "x", "y" };
+static const server_position_t server__position_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t server__position_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.x) },
+    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.y) },
+};
 
-static cJSON *server__position_to_json(const server_position_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool server__position_from_json(ecs_json_ctx_t *c, const cJSON *o, server_position_t *out) {
-    if (!ecs_json_check_keys(c, o, server__position_keys, 2, "field of position")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_position(world, e);
+    /* from the pointer, as server_add_position and server_set_position do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__position_add_hooked(world, e, (const server_position_t *)value);
+    return server__position_set_from(world, e, (const server_position_t *)value);
 }
 
 static const char *const server__velocity_keys[] = { "x", "y" };
+static const server_velocity_t server__velocity_default_value = { .x = 0.0f, .y = 0.0f };
+static const ecs_meta_field_t server__velocity_meta_fields[] = {
+    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.x) },
+    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.y) },
+};
 
-static cJSON *server__velocity_to_json(const server_velocity_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "x", ecs_json_from_f32(p->x[row]))) goto fail;
-    if (!ecs_json_put(o, "y", ecs_json_from_f32(p->y[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool server__velocity_from_json(ecs_json_ctx_t *c, const cJSON *o, server_velocity_t *out) {
-    if (!ecs_json_check_keys(c, o, server__velocity_keys, 2, "field of velocity")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "x"))) {
-        mark = ecs_json_enter(c, "x");
-        if (!ecs_json_read_f32(c, item, &out->x)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "y"))) {
-        mark = ecs_json_enter(c, "y");
-        if (!ecs_json_read_f32(c, item, &out->y)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_velocity(world, e);
+    /* from the pointer, as server_add_velocity and server_set_velocity do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__velocity_add_hooked(world, e, (const server_velocity_t *)value);
+    return server__velocity_set_from(world, e, (const server_velocity_t *)value);
 }
 
 static const char *const server__health_keys[] = { "current", "max" };
+static const server_health_t server__health_default_value = { .current = 0, .max = 100 };
+static const ecs_meta_field_t server__health_meta_fields[] = {
+    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(server_world_t, components.health.current) },
+    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(server_world_t, components.health.max) },
+};
 
-static cJSON *server__health_to_json(const server_health_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "current", ecs_json_from_int(p->current[row]))) goto fail;
-    if (!ecs_json_put(o, "max", ecs_json_from_int(p->max[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool server__health_from_json(ecs_json_ctx_t *c, const cJSON *o, server_health_t *out) {
-    if (!ecs_json_check_keys(c, o, server__health_keys, 2, "field of health")) return false;
-    memset(out, 0, sizeof *out);
-    out->max = 100;
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "current"))) {
-        mark = ecs_json_enter(c, "current");
-        if (!ecs_json_read_i32(c, item, &out->current)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "max"))) {
-        mark = ecs_json_enter(c, "max");
-        if (!ecs_json_read_i32(c, item, &out->max)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_health(world, e);
+    /* from the pointer, as server_add_health and server_set_health do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__health_add_hooked(world, e, (const server_health_t *)value);
+    return server__health_set_from(world, e, (const server_health_t *)value);
 }
 
 static const char *const server__name_keys[] = { "value" };
+static const server_name_t server__name_default_value = { .value = "" };
+static const ecs_meta_field_t server__name_meta_fields[] = {
+    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(server_world_t, components.name.value) },
+};
 
-static cJSON *server__name_to_json(const server_name_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "value", ecs_json_from_string(p->value[row], 32))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_name(world, e);
+    /* from the pointer, as server_add_name and server_set_name do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__name_add_hooked(world, e, (const server_name_t *)value);
+    return server__name_set_from(world, e, (const server_name_t *)value);
 }
 
-static bool server__name_from_json(ecs_json_ctx_t *c, const cJSON *o, server_name_t *out) {
-    if (!ecs_json_check_keys(c, o, server__name_keys, 1, "field of name")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "value"))) {
-        mark = ecs_json_enter(c, "value");
-        if (!ecs_json_read_string(c, item, out->value, sizeof out->value)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? server_remove_player((server_world_t *)w, e) : server_add_player((server_world_t *)w, e);
 }
 
 static const char *const server__target_keys[] = { "entity" };
+static const server_target_t server__target_default_value = { .entity = ECS_NULL };
+static const ecs_meta_field_t server__target_meta_fields[] = {
+    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(server_world_t, components.target.entity) },
+};
 
-static cJSON *server__target_to_json(const ecs_entities_t *t, const server_target_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "entity", ecs_json_from_ref(t, p->entity[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static bool server__target_from_json(ecs_json_ctx_t *c, const cJSON *o, server_target_t *out) {
-    if (!ecs_json_check_keys(c, o, server__target_keys, 1, "field of target")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "entity"))) {
-        mark = ecs_json_enter(c, "entity");
-        if (!ecs_json_read_entity(c, item, &out->entity)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_target(world, e);
+    /* from the pointer, as server_add_target and server_set_target do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__target_add_hooked(world, e, (const server_target_t *)value);
+    return server__target_set_from(world, e, (const server_target_t *)value);
 }
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
+static const server_connection_t server__connection_default_value = { .peer = 0, .ping_ms = 0 };
+static const ecs_meta_field_t server__connection_meta_fields[] = {
+    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "", offsetof(server_world_t, components.connection.peer) },
+    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "", offsetof(server_world_t, components.connection.ping_ms) },
+};
 
-static cJSON *server__connection_to_json(const server_connection_pool_t *p, uint32_t row) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!ecs_json_put(o, "peer", ecs_json_from_uint(p->peer[row]))) goto fail;
-    if (!ecs_json_put(o, "ping_ms", ecs_json_from_uint(p->ping_ms[row]))) goto fail;
-    return o;
-fail:
-    cJSON_Delete(o);
-    return NULL;
+static bool server__connection_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *world = (server_world_t *)w;
+    if (op == ECS_META_OP_REMOVE) return server_remove_connection(world, e);
+    /* from the pointer, as server_add_connection and server_set_connection do (hooks included): no copy on the stack */
+    if (op == ECS_META_OP_ADD) return server__connection_add_hooked(world, e, (const server_connection_t *)value);
+    return server__connection_set_from(world, e, (const server_connection_t *)value);
 }
 
-static bool server__connection_from_json(ecs_json_ctx_t *c, const cJSON *o, server_connection_t *out) {
-    if (!ecs_json_check_keys(c, o, server__connection_keys, 2, "field of connection")) return false;
-    memset(out, 0, sizeof *out);
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "peer"))) {
-        mark = ecs_json_enter(c, "peer");
-        if (!ecs_json_read_u32(c, item, &out->peer)) return false;
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "ping_ms"))) {
-        mark = ecs_json_enter(c, "ping_ms");
-        if (!ecs_json_read_u16(c, item, &out->ping_ms)) return false;
-        ecs_json_leave(c, mark);
-    }
-    return true;
+static bool server__replicated_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    (void)value;
+    return op == ECS_META_OP_REMOVE ? server_remove_replicated((server_world_t *)w, e) : server_add_replicated((server_world_t *)w, e);
 }
+
+static const ecs_meta_component_t server__meta_components[] = {
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__position_meta_change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__velocity_meta_change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__health_meta_change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__name_meta_change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__player_meta_change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__target_meta_change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__connection_meta_change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__replicated_meta_change },
+};
+
+static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+const ecs_meta_schema_t server_meta = {
+    "server", "The dedicated server: the shared components plus AI and networking, in fixed storage.", 1u, server__meta_components, 8u, server__meta_pooled, 8u,
+    offsetof(server_world_t, entities),
+    0, 0, 0, 0, /* no slot storage */
+};
+
+/* Component values are read and written by the runtime (ecs_json_fields.h), walking the
+ * metadata table (server_meta): one copy of that code for every component. */
 
 /* ---- JSON: older documents (renamed and removed components and fields) ---------------- */
 
@@ -1725,51 +1569,18 @@ static const char *const server__json__document_keys[] = { "schema", "version", 
 static const char *const server__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "player", "target", "connection", "replicated" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). */
-static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e) {
+ * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * component's value. */
+static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
-    uint32_t row;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
-            switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0:
-                if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "position", server__position_to_json(&w->components.position, row)))
-                    goto fail;
-                break;
-            case 1:
-                if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "velocity", server__velocity_to_json(&w->components.velocity, row)))
-                    goto fail;
-                break;
-            case 2:
-                if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "health", server__health_to_json(&w->components.health, row)))
-                    goto fail;
-                break;
-            case 3:
-                if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "name", server__name_to_json(&w->components.name, row)))
-                    goto fail;
-                break;
-            case 4:
-                if (server_has_player(w, e) && !ecs_json_put(o, "player", cJSON_CreateTrue())) goto fail;
-                break;
-            case 5:
-                if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "target", server__target_to_json(&w->entities, &w->components.target, row)))
-                    goto fail;
-                break;
-            case 6:
-                if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE &&
-                    !ecs_json_put(o, "connection", server__connection_to_json(&w->components.connection, row)))
-                    goto fail;
-                break;
-            case 7:
-                if (server_has_replicated(w, e) && !ecs_json_put(o, "replicated", cJSON_CreateTrue())) goto fail;
-                break;
-            }
+            const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
+            if (!ecs_meta_has(w, m, e)) continue;
+            cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+            if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
     return o;
@@ -1780,18 +1591,27 @@ fail:
 
 static cJSON *server__json__world(const server_world_t *w) {
     cJSON *doc = cJSON_CreateObject(), *group;
-    if (!doc) return NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("server")) ||
         !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
+    for (uint32_t k = 0; k < server_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON &&
+            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            goto fail;
+    }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot: the same world always prints the same */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
-        if (e != ECS_NULL && !ecs_json_append(group, server__json__entity(w, e))) goto fail;
+        if (e != ECS_NULL && !ecs_json_append(group, server__json__entity(w, e, scratch))) goto fail;
     }
+    ecs_free(scratch);
     return doc;
 fail:
+    ecs_free(scratch);
     cJSON_Delete(doc);
     return NULL;
 }
@@ -1805,73 +1625,29 @@ char *server_world_to_json(const server_world_t *w) {
 
 char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
     if (!server_alive(w, e)) return NULL;
-    cJSON *o = server__json__entity(w, e);
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    cJSON *o = scratch ? server__json__entity(w, e, scratch) : NULL;
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    ecs_free(scratch);
     return text;
 }
 
-/* Reads entity object o's components (keys already checked); with w, adds them to e. */
-union server__json__scratch {
-    server_position_t position;
-    server_velocity_t velocity;
-    server_health_t health;
-    server_name_t name;
-    server_target_t target;
-    server_connection_t connection;
-};
-
-/* Values are read into *v (one heap buffer for any component: a component may be larger
- * than the stack) and set from there. */
-static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, union server__json__scratch *v) {
-    const cJSON *item;
-    size_t mark;
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "position"))) {
-        mark = ecs_json_enter(c, "position");
-        if (!server__position_from_json(c, item, &v->position)) return false;
-        if (w && !server__position_set_from(w, e, &v->position)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "velocity"))) {
-        mark = ecs_json_enter(c, "velocity");
-        if (!server__velocity_from_json(c, item, &v->velocity)) return false;
-        if (w && !server__velocity_set_from(w, e, &v->velocity)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "health"))) {
-        mark = ecs_json_enter(c, "health");
-        if (!server__health_from_json(c, item, &v->health)) return false;
-        if (w && !server__health_set_from(w, e, &v->health)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "name"))) {
-        mark = ecs_json_enter(c, "name");
-        if (!server__name_from_json(c, item, &v->name)) return false;
-        if (w && !server__name_set_from(w, e, &v->name)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "player"))) {
-        mark = ecs_json_enter(c, "player");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !server_add_player(w, e)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "target"))) {
-        mark = ecs_json_enter(c, "target");
-        if (!server__target_from_json(c, item, &v->target)) return false;
-        if (w && !server__target_set_from(w, e, &v->target)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "connection"))) {
-        mark = ecs_json_enter(c, "connection");
-        if (!server__connection_from_json(c, item, &v->connection)) return false;
-        if (w && !server__connection_set_from(w, e, &v->connection)) return ecs_json_oom(c);
-        ecs_json_leave(c, mark);
-    }
-    if ((item = cJSON_GetObjectItemCaseSensitive(o, "replicated"))) {
-        mark = ecs_json_enter(c, "replicated");
-        if (!ecs_json_read_tag(c, item)) return false;
-        if (w && !server_add_replicated(w, e)) return ecs_json_oom(c);
+/* Reads entity object o's components (keys already checked), in schema order; with w, adds
+ * them to e. scratch holds any component's value. */
+static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, void *scratch) {
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
+        if (!item) continue;
+        size_t mark = ecs_json_enter(c, m->name);
+        if (m->kind == ECS_META_TAG) {
+            if (!ecs_json_read_tag(c, item)) return false;
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
+        } else {
+            if (!ecs_json_read_value(c, item, m, scratch)) return false;
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
+        }
         ecs_json_leave(c, mark);
     }
     return true;
@@ -1885,10 +1661,10 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
-    union server__json__scratch *v = ecs_realloc_array(NULL, 1u, sizeof *v);
-    if (!ids || !v) {
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
+    if (!ids || !scratch) {
         ecs_free(ids);
-        ecs_free(v);
+        ecs_free(scratch);
         return ecs_json_oom(c);
     }
     const cJSON *o;
@@ -1897,7 +1673,7 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, v))
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, scratch))
             goto fail;
         ecs_json_leave(c, at);
         k++;
@@ -1907,16 +1683,16 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     k = 0;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
-        if (!server__json__entity_from(c, o, w, ids[k], v)) goto fail;
+        if (!server__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return true;
 fail:
     ecs_free(ids);
-    ecs_free(v);
+    ecs_free(scratch);
     return false;
 }
 
@@ -2020,42 +1796,12 @@ bool server_world_load_opts(server_world_t *w, const char *path, const server_lo
 
 /* ---- World hash: the document's content, without writing it ------------------------- */
 
-static uint64_t server__position_hash(uint64_t h, const server_position_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t server__velocity_hash(uint64_t h, const server_velocity_pool_t *p, uint32_t row) {
-    h = ecs_hash_f32(h, p->x[row]);
-    h = ecs_hash_f32(h, p->y[row]);
-    return h;
-}
-
-static uint64_t server__health_hash(uint64_t h, const server_health_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->current[row]);
-    h = ecs_hash_mix(h, (uint64_t)(int64_t)p->max[row]);
-    return h;
-}
-
-static uint64_t server__name_hash(uint64_t h, const server_name_pool_t *p, uint32_t row) {
-    h = ecs_hash_string(h, p->value[row], sizeof p->value[row]);
-    return h;
-}
-
-static uint64_t server__target_hash(uint64_t h, const server_target_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->entity[row]);
-    return h;
-}
-
-static uint64_t server__connection_hash(uint64_t h, const server_connection_pool_t *p, uint32_t row) {
-    h = ecs_hash_mix(h, (uint64_t)p->peer[row]);
-    h = ecs_hash_mix(h, (uint64_t)p->ping_ms[row]);
-    return h;
-}
-
 uint64_t server_world_hash(const server_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
+    for (uint32_t k = 0; k < server_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &server_meta.components[k];
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+    }
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);
         if (e == ECS_NULL) continue;
@@ -2063,39 +1809,8 @@ uint64_t server_world_hash(const server_world_t *w) {
         for (uint32_t k = 0; k < 1u; k++) {
             for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
-                uint32_t row;
-                switch (pool) {
-                case 0:
-                    if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE)
-                        h = server__position_hash(ecs_hash_mix(h, pool), &w->components.position, row);
-                    break;
-                case 1:
-                    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE)
-                        h = server__velocity_hash(ecs_hash_mix(h, pool), &w->components.velocity, row);
-                    break;
-                case 2:
-                    if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE)
-                        h = server__health_hash(ecs_hash_mix(h, pool), &w->components.health, row);
-                    break;
-                case 3:
-                    if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE)
-                        h = server__name_hash(ecs_hash_mix(h, pool), &w->components.name, row);
-                    break;
-                case 4:
-                    if (server_has_player(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                case 5:
-                    if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE)
-                        h = server__target_hash(ecs_hash_mix(h, pool), &w->components.target, row);
-                    break;
-                case 6:
-                    if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE)
-                        h = server__connection_hash(ecs_hash_mix(h, pool), &w->components.connection, row);
-                    break;
-                case 7:
-                    if (server_has_replicated(w, e)) h = ecs_hash_mix(h, pool);
-                    break;
-                }
+                const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[pool]];
+                if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);
             }
         }
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */

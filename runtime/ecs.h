@@ -38,7 +38,9 @@ extern "C" {
 #include "ecs_hash.h"
 #include "ecs_iter.h"
 #include "ecs_json.h"
+#include "ecs_json_fields.h"
 #include "ecs_json_migrate.h"
+#include "ecs_meta.h"
 #include "ecs_sparse.h"
 #include "ecs_types.h"
 

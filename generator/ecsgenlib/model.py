@@ -87,6 +87,8 @@ class Field:
             self.json_from_fn, self.json_from_args = "ecs_json_from_enum", f", {self.json_names}, {self.enum_count}"
         else:
             self.json_from_args = ""
+        # Run-time metadata (ecs_meta.h): the element type's ecs_meta_type_t constant.
+        self.meta_type = "ECS_META_" + field_type.scalar.upper()
 
     @property
     def element_c_type(self):
@@ -172,6 +174,12 @@ class Field:
         return self.literal(self.default)
 
 
+def meta_string(text):
+    """A C string literal for the metadata table, or NULL for text longer than the 4095 bytes
+    C compilers must support in a literal (a long array's default, a very long doc)."""
+    return "NULL" if len(text.encode("utf-8")) > 4095 else c_string(text)
+
+
 def value_text(field, value):
     """A field value as the schema spells it (JSON; an entity's is null), floats in their
     shortest exact form (0.016666668 for an f32, not its double 0.01666666753590107)."""
@@ -220,13 +228,15 @@ class Component:
         self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
-        self.fini_fn = names.internal(name, "fini")
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
-        self.to_json_fn = names.internal(name, "to_json") if not tag else None
-        self.from_json_fn = names.internal(name, "from_json") if not tag else None
         self.json_keys = names.internal(name, "keys") if not tag else None
-        self.hash_fn = names.internal(name, "hash") if not tag else None
+        # Run-time metadata (ecs_meta.h): its fields' table, its defaults as a value, and the
+        # function making its changes through void pointers; index: its place in the table.
+        self.meta_fields = names.internal(name, "meta_fields") if not tag else None
+        self.default_value = names.internal(name, "default_value") if not tag else None
+        self.meta_change_fn = names.internal(name, "meta_change")
+        self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has (not removed_fn)
         self.was = []  # names it had before (schema evolution)
@@ -254,6 +264,14 @@ class Component:
         self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
         self.slot_index = None  # slot storage: its bit in each entity's slot mask
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
+
+    @property
+    def meta_storage(self):
+        return "ECS_META_SLOT" if self.slot else "ECS_META_SPARSE"
+
+    def meta_sparse_offset(self, schema):
+        """C: the offset of its pool's sparse set in the world (0 for slot storage)."""
+        return "0" if self.slot else f"offsetof({schema.world_type}, components.{self.name}.set)"
 
     @property
     def pool_word(self):
@@ -526,6 +544,11 @@ class Schema:
             "entity_keys", "singleton_keys", "migration", "component_maps", "renames", "removed",
             "document_migrate", "scratch")}
         self.json_name = c_string(name)
+        # Run-time metadata: the schema's table (public) and its parts.
+        self.meta = n.fn("meta")
+        self.meta_components = self.names.internal("meta", "components")
+        self.meta_pooled = self.names.internal("meta", "pooled")
+        self.desc_offsets = self.names.internal("desc", "offsets")
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
@@ -551,6 +574,11 @@ class Schema:
             rows += f" + sizeof({self.value_type})"
         return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.sparse_pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
+
+    @property
+    def value_bytes(self):
+        """C: the bytes any per-entity component's value takes (a scratch buffer's size)."""
+        return f"sizeof({self.value_type})" if self.data else "1u"
 
     @property
     def heap_bytes_64(self):
@@ -643,7 +671,7 @@ class Schema:
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
-                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, *self.fns.values()]
+                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values()]
 
 
 def _check_name(errors, file, path, name, what):
@@ -674,6 +702,8 @@ def build_model(document, file):
         if component:
             schema.components.append(component)
             by_name[cname] = component
+    for k, component in enumerate(schema.components):
+        component.meta_index = k
     for k, component in enumerate(schema.pooled):
         component.pool_index = k
     for k, component in enumerate(schema.slotted):

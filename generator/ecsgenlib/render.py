@@ -5,6 +5,7 @@ import os
 import jinja2
 
 from .c_literals import c_string
+from .model import meta_string
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
@@ -36,6 +37,7 @@ def _environment():
     env.filters["comment"] = _comment
     env.filters["cell"] = _cell
     env.filters["c_string"] = c_string
+    env.filters["meta_string"] = meta_string
     return env
 
 
