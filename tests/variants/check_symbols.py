@@ -10,6 +10,11 @@ import subprocess
 import sys
 
 
+# AddressSanitizer adds one `__odr_asan.<global>` symbol per exported global (its
+# one-definition-rule check); what matters is the global it names.
+SANITIZER_PREFIX = "__odr_asan."
+
+
 def exported(path):
     """Names of the defined external symbols of an object file or archive (nm -g)."""
     result = subprocess.run(["nm", "-g", "--defined-only", "-P", path],
@@ -18,7 +23,7 @@ def exported(path):
     for line in result.stdout.splitlines():
         parts = line.split()
         if len(parts) >= 2 and not line.endswith(":"):  # "lib.a[x.o]:" headers have no type
-            names.append(parts[0])
+            names.append(parts[0].removeprefix(SANITIZER_PREFIX))
     return names
 
 
