@@ -16,6 +16,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
 BAD = os.path.join(HERE, "bad")
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from ecsgenlib import outputs  # noqa: E402  the output registry: which files --out writes
+GAME_FILES = sorted(outputs.out_files("game"))  # game_ecs.c, game_ecs.h
 
 
 def run_ecsgen(*args, cwd=None, env=None):
@@ -77,7 +80,7 @@ class GeneratorTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             texts.append({k: v[0] for k, v in snapshot(out).items()})
         self.assertEqual(texts[0], texts[1])
-        self.assertEqual(sorted(texts[0]), ["game_ecs.c", "game_ecs.h"])
+        self.assertEqual(sorted(texts[0]), GAME_FILES)
 
     def test_unchanged_output_is_not_rewritten(self):
         schema = os.path.join(ROOT, "schema", "game.json")
@@ -91,13 +94,13 @@ class GeneratorTest(unittest.TestCase):
         with open(os.path.join(self.out, "game_ecs.h"), "w") as f:
             f.write("old\n")
         self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
-        self.assertEqual(sorted(os.listdir(self.out)), ["game_ecs.c", "game_ecs.h"])  # no temp files
+        self.assertEqual(sorted(os.listdir(self.out)), GAME_FILES)  # no temp files
         with open(os.path.join(self.out, "game_ecs.h")) as f:
             self.assertIn("#ifndef GAME_ECS_H", f.read())
 
     def test_banner_names_the_schema(self):
         self.assertEqual(run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", self.out).returncode, 0)
-        for name in ("game_ecs.h", "game_ecs.c"):
+        for name in GAME_FILES:
             with open(os.path.join(self.out, name)) as f:
                 first = f.readline()
             self.assertIn("game.json", first)
@@ -135,7 +138,7 @@ class GeneratorTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, "made")))
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", made)
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(sorted(os.listdir(made)), ["game_ecs.c", "game_ecs.h"])
+        self.assertEqual(sorted(os.listdir(made)), GAME_FILES)
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", os.path.join(made, "game_ecs.h"))
         self.assertEqual(result.returncode, 2)
         self.assertIn("not a directory", result.stderr)
