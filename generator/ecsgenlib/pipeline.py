@@ -3,7 +3,7 @@
 import os
 import sys
 
-from . import loader, model, outputs, render, writer
+from . import checks, loader, outputs, render, writer
 from .errors import SchemaErrors
 
 
@@ -24,7 +24,7 @@ def build(schema_file):
     display = loader.display_name(schema_file)
     loaded = loader.load(schema_file)
     try:
-        schema = model.build_model(loaded.document, display)
+        schema = checks.build_model(loaded.document, display)
     except SchemaErrors as e:
         raise SchemaErrors(loader.relocate(e.errors, loaded, display)) from None
     schema.source_name = os.path.basename(schema_file)
