@@ -30,7 +30,7 @@ def build_model(document, file):
     errors = []
     name = document["name"]
     _check_name(errors, file, "name", name, "schema name")
-    schema = Schema(file, name, document.get("doc", ""), document.get("version", 1),
+    schema = Schema(name, document.get("doc", ""), document.get("version", 1),
                     document.get("max_entities", 0))
     by_name = {}
     for cname, spec in document["components"].items():

@@ -17,7 +17,6 @@ _SIZES_64 = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, 
 
 class Field:
     def __init__(self, component, name, field_type, default, doc, path):
-        self.component = component
         self.name = name
         self.type = field_type
         self.default = default
@@ -31,19 +30,10 @@ class Field:
         self.enum_tag = names.fn(component.name, name) if self.enum_type else None
         self.enum_constants = [names.macro(component.name, name, v) for v in field_type.values]
         self.enum_count = names.macro(component.name, name, "COUNT") if self.enum_type else None
-        # JSON: the key, the enum's names table, and the runtime's typed reader and writer.
+        # JSON: the key and the enum's names table.
         self.json_key = c_string(name)
         self.json_names = names.internal(component.name, name, "names") if self.enum_type else None
         self.json_names_literals = [c_string(v) for v in field_type.values]
-        kind, scalar = field_type.kind, field_type.scalar
-        self.json_read_fn = {"char": "ecs_json_read_string", "enum": "ecs_json_read_enum"}.get(kind, f"ecs_json_read_{scalar}")
-        self.json_from_fn = {"int": "ecs_json_from_int", "uint": "ecs_json_from_uint"}.get(kind, f"ecs_json_from_{scalar}")
-        if kind == "char":
-            self.json_from_fn, self.json_from_args = "ecs_json_from_string", f", {field_type.length}"
-        elif kind == "enum":
-            self.json_from_fn, self.json_from_args = "ecs_json_from_enum", f", {self.json_names}, {self.enum_count}"
-        else:
-            self.json_from_args = ""
         # Run-time metadata (ecs_meta.h): the element type's ecs_meta_type_t constant.
         self.meta_type = "ECS_META_" + field_type.scalar.upper()
 
@@ -199,7 +189,6 @@ class Component:
         self.was = []  # names it had before (schema evolution)
         self.removed_fields = []
         self.json_key = c_string(name)
-        self.json_what = c_string(f"field of {name}")
         self.swap_fn = names.internal(name, "swap")
         self.move_fn = names.internal(name, "move")
         self.added_fn = names.internal(name, "added")
@@ -243,11 +232,6 @@ class Component:
     @property
     def pooled(self):
         return not self.singleton
-
-    @property
-    def has_refs(self):
-        """Whether it has entity fields: its JSON writer then needs the world's entity table."""
-        return any(f.type.scalar == "entity" for f in self.fields)
 
     @property
     def slot(self):
@@ -393,8 +377,7 @@ class Prefab:
 
 
 class Schema:
-    def __init__(self, source, name, doc, version, max_entities):
-        self.source = source
+    def __init__(self, name, doc, version, max_entities):
         self.name = name
         self.doc = doc
         self.version = version
