@@ -308,19 +308,10 @@ class Component:
         return f"(({self.type}){self.initializer({})})"
 
     def generated_names(self):
-        """(identifier, what) for every file-scope C name this component produces."""
-        out = [self.names.fn(self.name)]  # the stem: `world`, `spawn` or `count` would clash
-        for attr in ("type", "struct_tag", "ref_type", "pool_type", "default_macro"):
-            if getattr(self, attr):
-                out.append(getattr(self, attr))
-        if self.singleton:
-            out.append(self.singleton_fn)
-        else:
-            out += [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.hooks_fn, self.defer_add_fn,
-                    self.defer_remove_fn]
-            if not self.tag:
-                out += [self.get_fn, self.set_fn, self.ref_fn, self.defer_set_fn]
-        return out
+        """Every file-scope C name this component produces (checked for clashes): the stem
+        (`world`, `spawn` or `count` would clash), its types and macro, and its functions."""
+        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro]
+        return [self.names.fn(self.name), *(t for t in types if t), *self.functions()]
 
 
 class Query:
