@@ -3,6 +3,7 @@
 and the corpus of bad schemas (bad/NAME.json must fail with exactly bad/NAME.err, exit 1,
 and write nothing)."""
 
+import difflib
 import glob
 import json
 import os
@@ -64,11 +65,14 @@ class GeneratorTest(unittest.TestCase):
         # Every checked-in file comes from a schema: nothing left behind from a removed one.
         self.assertEqual(sorted(os.listdir(os.path.join(ROOT, "generated"))), produced)
         for name in produced:
-            golden = os.path.join(ROOT, "generated", name)
-            self.assertTrue(os.path.exists(golden), f"generated/{name} is missing: run refresh-generated")
-            with open(golden, "rb") as a, open(os.path.join(self.out, name), "rb") as b:
-                self.assertEqual(a.read(), b.read(),
-                                 f"generated/{name} is stale: run `meson compile -C build refresh-generated`")
+            with open(os.path.join(ROOT, "generated", name), encoding="utf-8") as a, \
+                    open(os.path.join(self.out, name), encoding="utf-8") as b:
+                golden, fresh = a.read(), b.read()
+            if golden != fresh:
+                diff = difflib.unified_diff(golden.splitlines(True), fresh.splitlines(True),
+                                            f"generated/{name}", f"{name} as generated now")
+                self.fail(f"generated/{name} is stale: run `meson compile -C build refresh-generated`; "
+                          "the first lines of the difference:\n" + "".join(list(diff)[:40]))
 
     def test_same_schema_same_bytes_whatever_the_hash_seed(self):
         texts = []
@@ -106,19 +110,18 @@ class GeneratorTest(unittest.TestCase):
             self.assertIn("game.json", first)
             self.assertIn("Do not edit", first)
 
-    def test_depfile_lists_every_input(self):
+    def test_depfile_lists_every_input_and_nothing_else(self):
         depfile = os.path.join(self.out, "game.d")
         schema = os.path.join(ROOT, "schema", "game.json")
         self.assertEqual(run_ecsgen(schema, "--out", self.out, "--depfile", depfile).returncode, 0)
         with open(depfile) as f:
             targets, deps = f.read().split(": ", 1)
-        deps = deps.split()
-        self.assertIn(os.path.join(self.out, "game_ecs.h"), targets.split())
+        self.assertEqual(sorted(targets.split()), [os.path.join(self.out, n) for n in GAME_FILES])
         expected = [schema, ECSGEN, os.path.join(ROOT, "generator", "ecsgen.schema.json")]
         expected += glob.glob(os.path.join(ROOT, "generator", "ecsgenlib", "*.py"))
-        expected += glob.glob(os.path.join(ROOT, "generator", "templates", "*.j2"))
-        for path in expected:
-            self.assertIn(os.path.abspath(path), deps)
+        for pattern in ("*.j2", "*.js", "*.css"):  # the inspector's script and style are inlined
+            expected += glob.glob(os.path.join(ROOT, "generator", "templates", pattern))
+        self.assertEqual(sorted(deps.split()), sorted(os.path.abspath(p) for p in expected))
 
     def test_check_validates_without_writing(self):
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--check")
