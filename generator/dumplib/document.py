@@ -201,7 +201,7 @@ def same(a, b):
 
 def entities(file, doc):
     """[((index, generation), entity object)] of a document, in its order; DumpError when the
-    document is not a world's shape (§6: an object whose "entities" is a list of objects with
+    document is not a world's shape (README.md "Saving and loading": an object whose "entities" is a list of objects with
     distinct ids)."""
     if not isinstance(doc, Obj):
         raise DumpError(file, f"(document): expected an object, got {describe(doc)}")
