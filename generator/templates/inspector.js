@@ -1,6 +1,7 @@
 // The world inspector's script (inlined into the page by ecsgen --inspector). Plain JS, no
-// libraries. It reads the schema's metadata from #schema-meta, opens dumps (README.md, "Saving and loading":
-// {"schema", "version", "singletons", "entities": [{"id": "5v0", component: {field: value}}]}),
+// libraries. It reads the schema's metadata from #schema-meta, opens dumps (README.md,
+// "Saving and loading": {"schema", "version", "singletons", "entities": [{"id": "5v0",
+// component: {field: value}}]}),
 // and shows them: a table with filter, sort and paging, one entity, singletons, counts, a diff.
 "use strict";
 
