@@ -185,15 +185,16 @@ class Component:
         self.meta_change_fn = names.internal(name, "meta_change")
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
-        self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has (not removed_fn)
+        self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has
         self.was = []  # names it had before (schema evolution)
         self.removed_fields = []
         self.json_key = c_string(name)
         self.swap_fn = names.internal(name, "swap")
         self.move_fn = names.internal(name, "move")
-        self.added_fn = names.internal(name, "added")
-        self.removing_fn = names.internal(name, "removing")
-        self.removed_fn = names.internal(name, "removed")
+        # Group bookkeeping (not hooks): after an add, before and after a remove.
+        self.groups_after_add_fn = names.internal(name, "groups", "after", "add")
+        self.groups_before_remove_fn = names.internal(name, "groups", "before", "remove")
+        self.groups_after_remove_fn = names.internal(name, "groups", "after", "remove")
         # Deferred changes: the recording calls, and each one's command code.
         self.defer_add_fn = names.fn("defer", "add", name)
         self.defer_set_fn = names.fn("defer", "set", name)
