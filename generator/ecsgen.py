@@ -12,7 +12,7 @@ from ecsgenlib import interpreter, outputs
 
 EXAMPLES = """\
 examples:
-  ecsgen schema/game.json --out build/          write build/game_ecs.h and build/game_ecs.c
+  ecsgen schema/game.json --out build/          write {out_files}
   ecsgen schema/game.json --check               validate only: exit 0, or 1 with the errors
 {opt_in}  ecsgen game.json --out gen/ --depfile gen/game.d   (what a meson custom_target runs)
 
@@ -25,7 +25,7 @@ The schema format: docs/schema.md; its JSON Schema: ecsgen.schema.json beside ec
 
 def _examples():
     lines = "".join(f"  ecsgen schema/game.json {o.example:<20}  {o.summary}\n" for o in outputs.opt_in())
-    return EXAMPLES.format(opt_in=lines)
+    return EXAMPLES.format(out_files=" and ".join("build/" + f for f in outputs.out_files("game")), opt_in=lines)
 
 
 def parse_args(argv):
