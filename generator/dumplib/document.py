@@ -109,10 +109,6 @@ def _position(text, at):
     return f"line {line}, column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
 
 
-def is_number(v):
-    return isinstance(v, Num)
-
-
 def c_bytes(s):
     """The bytes of string s as cJSON holds them (UTF-8; undecodable input bytes as they were)."""
     try:
