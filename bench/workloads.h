@@ -210,7 +210,7 @@ static double W(create_destroy)(size_t n) {
  * (sparse pages, dense ids, field arrays), divided by n. Not a time: one run suffices. */
 static double W(memory)(size_t n) {
     S(world_t) *w = W(populate)(n, NULL, 0);
-    size_t bytes = (size_t)w->entities.capacity * sizeof *w->entities.slots;
+    size_t bytes = ecs_entities_memory(&w->entities);
 #if SLOT_STORAGE /* the slot rows of position and velocity, and each slot's mask */
     bytes += (size_t)w->slot_capacity * (4 * sizeof(float) + sizeof *w->slot_mask);
 #else
