@@ -34,19 +34,19 @@ void ecs_entities_fini(ecs_entities_t *t);
 bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n);
 
 /* Whether slot i (below used) holds a live entity. */
-static inline bool ecs_entities_live_at(const ecs_entities_t *t, uint32_t i) {
+static ECS_ALWAYS_INLINE bool ecs_entities_live_at(const ecs_entities_t *t, uint32_t i) {
     return (t->live[i >> 6] >> (i & 63u)) & 1u;
 }
 
 /* Whether e's generation is its slot's: true for the live id of the slot, and for the id
  * its next entity will get (issued to no one yet). One load: callers that go on to test a
  * component of e (which a free slot never has) need no more to tell live from stale. */
-static inline bool ecs_entities_issued(const ecs_entities_t *t, ecs_entity_t e) {
+static ECS_ALWAYS_INLINE bool ecs_entities_issued(const ecs_entities_t *t, ecs_entity_t e) {
     uint32_t i = ecs_entity_index(e);
     return i < t->used && t->generation[i] == ecs_entity_generation(e);
 }
 
-static inline bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
+static ECS_ALWAYS_INLINE bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
     return ecs_entities_issued(t, e) && ecs_entities_live_at(t, ecs_entity_index(e));
 }
 
