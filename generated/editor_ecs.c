@@ -395,23 +395,23 @@ static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void editor__position_added(editor_world_t *w, ecs_entity_t e) {
+static void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void editor__position_removing(editor_world_t *w, ecs_entity_t e) {
+static void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void editor__velocity_added(editor_world_t *w, ecs_entity_t e) {
+static void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void editor__velocity_removing(editor_world_t *w, ecs_entity_t e) {
+static void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
@@ -875,7 +875,7 @@ static EDITOR__COLD bool editor__position_set_hooked(editor_world_t *w, ecs_enti
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__position_insert(w, e, v)) return false;
-        editor__position_added(w, e);
+        editor__position_groups_after_add(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
         editor__position_write(&w->components.position, row, v);
@@ -888,7 +888,7 @@ static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_enti
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, v))
         return false;
-    editor__position_added(w, e);
+    editor__position_groups_after_add(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
@@ -899,7 +899,7 @@ static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const e
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__position_insert(w, e, v)) return false;
-        editor__position_added(w, e);
+        editor__position_groups_after_add(w, e);
         return true;
     }
     editor__position_write(&w->components.position, row, v);
@@ -915,7 +915,7 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
-    editor__position_added(w, e);
+    editor__position_groups_after_add(w, e);
     return true;
 }
 
@@ -926,7 +926,7 @@ static EDITOR__COLD bool editor__position_remove_hooked(editor_world_t *w, ecs_e
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!editor_has_position(w, e)) return true; /* a hook removed it */
     }
-    editor__position_removing(w, e);
+    editor__position_groups_before_remove(w, e);
     editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
     return true;
 }
@@ -936,7 +936,7 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__position_removing(w, e);
+    editor__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     editor__position_erase(w, e, row);
     return true;
@@ -947,7 +947,7 @@ static EDITOR__COLD bool editor__velocity_set_hooked(editor_world_t *w, ecs_enti
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__velocity_insert(w, e, v)) return false;
-        editor__velocity_added(w, e);
+        editor__velocity_groups_after_add(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
         editor__velocity_write(&w->components.velocity, row, v);
@@ -960,7 +960,7 @@ static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_enti
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, v))
         return false;
-    editor__velocity_added(w, e);
+    editor__velocity_groups_after_add(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
@@ -971,7 +971,7 @@ static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const e
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!editor__velocity_insert(w, e, v)) return false;
-        editor__velocity_added(w, e);
+        editor__velocity_groups_after_add(w, e);
         return true;
     }
     editor__velocity_write(&w->components.velocity, row, v);
@@ -987,7 +987,7 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
-    editor__velocity_added(w, e);
+    editor__velocity_groups_after_add(w, e);
     return true;
 }
 
@@ -998,7 +998,7 @@ static EDITOR__COLD bool editor__velocity_remove_hooked(editor_world_t *w, ecs_e
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
     }
-    editor__velocity_removing(w, e);
+    editor__velocity_groups_before_remove(w, e);
     editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
     return true;
 }
@@ -1008,7 +1008,7 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    editor__velocity_removing(w, e);
+    editor__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     editor__velocity_erase(w, e, row);
     return true;

@@ -634,45 +634,45 @@ static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__position_added(game_world_t *w, ecs_entity_t e) {
+static void game__position_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__position_removing(game_world_t *w, ecs_entity_t e) {
+static void game__position_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__velocity_added(game_world_t *w, ecs_entity_t e) {
+static void game__velocity_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__velocity_removing(game_world_t *w, ecs_entity_t e) {
+static void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
 /* After lifetime was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__lifetime_added(game_world_t *w, ecs_entity_t e) {
+static void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before lifetime leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__lifetime_removing(game_world_t *w, ecs_entity_t e) {
+static void game__lifetime_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group0_leave(w, e);
 }
 
 /* After frozen was added to e: the groups it completes will take e, those it excludes drop e,
  * when the next loop or view starts. */
-static void game__frozen_added(game_world_t *w, ecs_entity_t e) {
+static void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* After frozen left e: the groups it excluded may take e. */
-static void game__frozen_removed(game_world_t *w, ecs_entity_t e) {
+static void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
@@ -1288,7 +1288,7 @@ static GAME__COLD bool game__position_set_hooked(game_world_t *w, ecs_entity_t e
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__position_insert(w, e, v)) return false;
-        game__position_added(w, e);
+        game__position_groups_after_add(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
         game__position_write(&w->components.position, row, v);
@@ -1301,7 +1301,7 @@ static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, v))
         return false;
-    game__position_added(w, e);
+    game__position_groups_after_add(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
@@ -1312,7 +1312,7 @@ static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__position_insert(w, e, v)) return false;
-        game__position_added(w, e);
+        game__position_groups_after_add(w, e);
         return true;
     }
     game__position_write(&w->components.position, row, v);
@@ -1328,7 +1328,7 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
-    game__position_added(w, e);
+    game__position_groups_after_add(w, e);
     return true;
 }
 
@@ -1339,7 +1339,7 @@ static GAME__COLD bool game__position_remove_hooked(game_world_t *w, ecs_entity_
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!game_has_position(w, e)) return true; /* a hook removed it */
     }
-    game__position_removing(w, e);
+    game__position_groups_before_remove(w, e);
     game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
     return true;
 }
@@ -1349,7 +1349,7 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__position_removing(w, e);
+    game__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     game__position_erase(w, e, row);
     return true;
@@ -1360,7 +1360,7 @@ static GAME__COLD bool game__velocity_set_hooked(game_world_t *w, ecs_entity_t e
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__velocity_insert(w, e, v)) return false;
-        game__velocity_added(w, e);
+        game__velocity_groups_after_add(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
         game__velocity_write(&w->components.velocity, row, v);
@@ -1373,7 +1373,7 @@ static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, v))
         return false;
-    game__velocity_added(w, e);
+    game__velocity_groups_after_add(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
@@ -1384,7 +1384,7 @@ static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__velocity_insert(w, e, v)) return false;
-        game__velocity_added(w, e);
+        game__velocity_groups_after_add(w, e);
         return true;
     }
     game__velocity_write(&w->components.velocity, row, v);
@@ -1400,7 +1400,7 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
-    game__velocity_added(w, e);
+    game__velocity_groups_after_add(w, e);
     return true;
 }
 
@@ -1411,7 +1411,7 @@ static GAME__COLD bool game__velocity_remove_hooked(game_world_t *w, ecs_entity_
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!game_has_velocity(w, e)) return true; /* a hook removed it */
     }
-    game__velocity_removing(w, e);
+    game__velocity_groups_before_remove(w, e);
     game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
     return true;
 }
@@ -1421,7 +1421,7 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__velocity_removing(w, e);
+    game__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     game__velocity_erase(w, e, row);
     return true;
@@ -1732,7 +1732,7 @@ static GAME__COLD bool game__lifetime_set_hooked(game_world_t *w, ecs_entity_t e
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__lifetime_insert(w, e, v)) return false;
-        game__lifetime_added(w, e);
+        game__lifetime_groups_after_add(w, e);
         if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     } else {
         game__lifetime_write(&w->components.lifetime, row, v);
@@ -1745,7 +1745,7 @@ static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, v))
         return false;
-    game__lifetime_added(w, e);
+    game__lifetime_groups_after_add(w, e);
     if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
     return true;
 }
@@ -1756,7 +1756,7 @@ static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
         if (!game__lifetime_insert(w, e, v)) return false;
-        game__lifetime_added(w, e);
+        game__lifetime_groups_after_add(w, e);
         return true;
     }
     game__lifetime_write(&w->components.lifetime, row, v);
@@ -1772,7 +1772,7 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
-    game__lifetime_added(w, e);
+    game__lifetime_groups_after_add(w, e);
     return true;
 }
 
@@ -1783,7 +1783,7 @@ static GAME__COLD bool game__lifetime_remove_hooked(game_world_t *w, ecs_entity_
         w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
         if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
     }
-    game__lifetime_removing(w, e);
+    game__lifetime_groups_before_remove(w, e);
     game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
     return true;
 }
@@ -1793,7 +1793,7 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
-    game__lifetime_removing(w, e);
+    game__lifetime_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
     game__lifetime_erase(w, e, row);
     return true;
@@ -1965,7 +1965,7 @@ static GAME__COLD bool game__frozen_add_hooked(game_world_t *w, ecs_entity_t e) 
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e))
         return false;
-    game__frozen_added(w, e);
+    game__frozen_groups_after_add(w, e);
     if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
     return true;
 }
@@ -1975,7 +1975,7 @@ bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e))
         return false;
-    game__frozen_added(w, e);
+    game__frozen_groups_after_add(w, e);
     return true;
 }
 
@@ -1987,7 +1987,7 @@ static GAME__COLD bool game__frozen_remove_hooked(game_world_t *w, ecs_entity_t 
         if (!game_has_frozen(w, e)) return true; /* a hook removed it */
     }
     game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
-    game__frozen_removed(w, e);
+    game__frozen_groups_after_remove(w, e);
     return true;
 }
 
@@ -1997,7 +1997,7 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
     game__frozen_erase(w, e, row);
-    game__frozen_removed(w, e);
+    game__frozen_groups_after_remove(w, e);
     return true;
 }
 

@@ -479,23 +479,23 @@ static void server__groups_spawned(server_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void server__position_added(server_world_t *w, ecs_entity_t e) {
+static void server__position_groups_after_add(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void server__position_removing(server_world_t *w, ecs_entity_t e) {
+static void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void server__velocity_added(server_world_t *w, ecs_entity_t e) {
+static void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void server__velocity_removing(server_world_t *w, ecs_entity_t e) {
+static void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
@@ -973,7 +973,7 @@ static SERVER__COLD bool server__position_set_hooked(server_world_t *w, ecs_enti
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__position_insert(w, e, v)) return false;
-        server__position_added(w, e);
+        server__position_groups_after_add(w, e);
         if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     } else {
         server__position_write(&w->components.position, row, v);
@@ -986,7 +986,7 @@ static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_enti
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, v))
         return false;
-    server__position_added(w, e);
+    server__position_groups_after_add(w, e);
     if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
     return true;
 }
@@ -997,7 +997,7 @@ static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const s
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__position_insert(w, e, v)) return false;
-        server__position_added(w, e);
+        server__position_groups_after_add(w, e);
         return true;
     }
     server__position_write(&w->components.position, row, v);
@@ -1013,7 +1013,7 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
-    server__position_added(w, e);
+    server__position_groups_after_add(w, e);
     return true;
 }
 
@@ -1024,7 +1024,7 @@ static SERVER__COLD bool server__position_remove_hooked(server_world_t *w, ecs_e
         w->hooks.position.on_remove(w, e, w->hooks.position.user);
         if (!server_has_position(w, e)) return true; /* a hook removed it */
     }
-    server__position_removing(w, e);
+    server__position_groups_before_remove(w, e);
     server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
     return true;
 }
@@ -1034,7 +1034,7 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__position_removing(w, e);
+    server__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     server__position_erase(w, e, row);
     return true;
@@ -1045,7 +1045,7 @@ static SERVER__COLD bool server__velocity_set_hooked(server_world_t *w, ecs_enti
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__velocity_insert(w, e, v)) return false;
-        server__velocity_added(w, e);
+        server__velocity_groups_after_add(w, e);
         if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     } else {
         server__velocity_write(&w->components.velocity, row, v);
@@ -1058,7 +1058,7 @@ static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_enti
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, v))
         return false;
-    server__velocity_added(w, e);
+    server__velocity_groups_after_add(w, e);
     if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
     return true;
 }
@@ -1069,7 +1069,7 @@ static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const s
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
         if (!server__velocity_insert(w, e, v)) return false;
-        server__velocity_added(w, e);
+        server__velocity_groups_after_add(w, e);
         return true;
     }
     server__velocity_write(&w->components.velocity, row, v);
@@ -1085,7 +1085,7 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
-    server__velocity_added(w, e);
+    server__velocity_groups_after_add(w, e);
     return true;
 }
 
@@ -1096,7 +1096,7 @@ static SERVER__COLD bool server__velocity_remove_hooked(server_world_t *w, ecs_e
         w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
         if (!server_has_velocity(w, e)) return true; /* a hook removed it */
     }
-    server__velocity_removing(w, e);
+    server__velocity_groups_before_remove(w, e);
     server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
     return true;
 }
@@ -1106,7 +1106,7 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
-    server__velocity_removing(w, e);
+    server__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     server__velocity_erase(w, e, row);
     return true;

@@ -8,15 +8,13 @@ import argparse
 import os
 import sys
 
-from ecsgenlib import interpreter
+from ecsgenlib import interpreter, outputs
 
 EXAMPLES = """\
 examples:
-  ecsgen schema/game.json --out build/          write build/game_ecs.h and build/game_ecs.c
+  ecsgen schema/game.json --out build/          write {out_files}
   ecsgen schema/game.json --check               validate only: exit 0, or 1 with the errors
-  ecsgen schema/game.json --docs game.md        write a Markdown reference of the schema
-  ecsgen schema/game.json --inspector game_inspector.html   write the world inspector page
-  ecsgen game.json --out gen/ --depfile gen/game.d   (what a meson custom_target runs)
+{opt_in}  ecsgen game.json --out gen/ --depfile gen/game.d   (what a meson custom_target runs)
 
 A schema may include shared files ("include": ["shared.json"], relative to it): their
 components, queries and prefabs merge in; a shared file has no "name". Errors read
@@ -25,40 +23,52 @@ The schema format: docs/schema.md; its JSON Schema: ecsgen.schema.json beside ec
 """
 
 
+def _examples():
+    lines = "".join(f"  ecsgen schema/game.json {o.example:<20}  {o.summary}\n" for o in outputs.opt_in())
+    return EXAMPLES.format(out_files=" and ".join("build/" + f for f in outputs.out_files("game")), opt_in=lines)
+
+
 def parse_args(argv):
+    in_dir = " and ".join(outputs.out_files("<name>"))
     parser = argparse.ArgumentParser(
         prog="ecsgen",
-        description="Generate a typed C ECS (<name>_ecs.h, <name>_ecs.c) from a JSON schema.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("schema", help="the schema file, e.g. schema/game.json")
-    parser.add_argument("--out", metavar="DIR",
-                        help="write <name>_ecs.h and <name>_ecs.c into DIR, made if missing (only when the "
+        description=f"Generate a typed C ECS ({', '.join(outputs.out_files('<name>'))}) from a JSON schema.",
+        epilog=_examples(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("schema", nargs="?", help="the schema file, e.g. schema/game.json")
+    parser.add_argument(outputs.OUT_FLAG, metavar="DIR",
+                        help=f"write {in_dir} into DIR, made if missing (only when the "
                              "schema is valid) (e.g. --out build/); unchanged files are not rewritten")
-    parser.add_argument("--docs", metavar="FILE",
-                        help="write a Markdown reference of the schema (components, fields, types, "
-                             "defaults, queries, prefabs, generated names) to FILE (e.g. --docs game.md)")
-    parser.add_argument("--inspector", metavar="FILE",
-                        help="write the world inspector to FILE: one static HTML page that opens "
-                             "this schema's saved worlds in a browser (e.g. --inspector game_inspector.html)")
+    for output in outputs.opt_in():
+        parser.add_argument(output.flag, metavar="FILE", help=f"{output.what} (e.g. {output.example})")
     parser.add_argument("--check", action="store_true",
                         help="validate the schema and what it includes; write nothing "
                              "(e.g. ecsgen game.json --check)")
     parser.add_argument("--depfile", metavar="FILE",
                         help="also write a make-style depfile listing every input: the schema, the "
                              "files it includes and the generator's own (e.g. --depfile build/game.d)")
+    parser.add_argument("--list-outputs", action="store_true",
+                        help="print the file names --out writes, one a line, {name} standing for the "
+                             "schema's name, and exit (what meson's output lists are made from)")
     parser.add_argument("--version", action="version", version="ecsgen " + _version(),
                         help="print the version (ecsgen X.Y.Z) and exit")
     args = parser.parse_args(argv)
-    if args.check and (args.out or args.docs or args.inspector or args.depfile):
-        parser.error("--check writes nothing: drop --out, --docs, --inspector and --depfile, or --check")
-    if not args.check and not args.out and not args.docs and not args.inspector:
-        parser.error("--out DIR is required (or --docs FILE, --inspector FILE, or --check to validate only)")
+    if args.list_outputs:
+        return args
+    if args.schema is None:
+        parser.error("the following arguments are required: schema")
+    opt_in = {o.flag: getattr(args, outputs.dest(o)) for o in outputs.opt_in()}
+    writes = [outputs.OUT_FLAG] * bool(args.out) + [flag for flag, path in opt_in.items() if path]
+    if args.check and (writes or args.depfile):
+        flags = [outputs.OUT_FLAG, *opt_in, "--depfile"]
+        parser.error(f"--check writes nothing: drop {', '.join(flags[:-1])} and {flags[-1]}, or --check")
+    if not args.check and not writes:
+        others = "".join(f"{flag} FILE, " for flag in opt_in)
+        parser.error(f"--out DIR is required (or {others}or --check to validate only)")
     if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
         parser.error(f"--out {args.out}: not a directory")
-    if args.docs and os.path.isdir(args.docs):
-        parser.error(f"--docs {args.docs}: is a directory, expected a file name")
-    if args.inspector and os.path.isdir(args.inspector):
-        parser.error(f"--inspector {args.inspector}: is a directory, expected a file name")
+    for flag, path in opt_in.items():
+        if path and os.path.isdir(path):
+            parser.error(f"{flag} {path}: is a directory, expected a file name")
     return args
 
 
@@ -69,12 +79,16 @@ def _version():
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.list_outputs:
+        print("\n".join(o.file for o in outputs.in_out_dir()))
+        return 0
     interpreter.ensure_modules("ecsgen", __file__)
     from ecsgenlib.errors import SchemaError, SchemaErrors
     from ecsgenlib import pipeline
     from ecsgenlib.writer import WriteError
     try:
-        outputs, inputs = pipeline.generate(args.schema, args.out, args.docs, args.inspector)
+        files = {outputs.dest(o): getattr(args, outputs.dest(o)) for o in outputs.opt_in()}
+        written, inputs = pipeline.generate(args.schema, args.out, files)
     except SchemaError as e:
         print(e, file=sys.stderr)
         return 1
@@ -85,7 +99,7 @@ def main(argv=None):
     if args.check:
         return 0
     try:
-        pipeline.write_outputs(outputs, args.depfile, inputs)
+        pipeline.write_outputs(written, args.depfile, inputs)
     except WriteError as e:
         print(e, file=sys.stderr)
         return 1

@@ -7,7 +7,6 @@
 """
 
 import argparse
-import os
 import signal
 import sys
 

@@ -1,7 +1,7 @@
 /* ecs_json.h: the JSON helpers generated save/load code calls: typed, range-checked reads
  * that report the JSON path, lossless writes, ids, and whole files.
  *
- * Format rules (DESIGN §6), decided here once for every schema:
+ * Format rules (README.md, "Saving and loading"), decided here once for every schema:
  * - f32/f64: the shortest decimal that reads back bit-exact (inserted with cJSON_CreateRaw,
  *   since cJSON's own %1.15g rounds). JSON has no NaN or infinity: they are written as the
  *   strings "NaN", "-NaN", "Infinity" and "-Infinity" and read back as such (a NaN comes

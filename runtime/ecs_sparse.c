@@ -63,11 +63,6 @@ bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n) {
     return true;
 }
 
-void ecs_sparse_clear(ecs_sparse_t *s) {
-    for (uint32_t row = 0; row < s->count; row++) *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
-    s->count = 0;
-}
-
 size_t ecs_sparse_memory(const ecs_sparse_t *s) {
     size_t bytes = (size_t)s->page_count * sizeof *s->pages + (size_t)s->capacity * sizeof *s->dense;
     for (uint32_t p = 0; p < s->page_count; p++)

@@ -70,21 +70,10 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     return row;
 }
 
-/* Removes the member at `row` by moving the last member into it, and returns the row it
+/* Removes member e, at `row`, by moving the last member into it, and returns the row it
  * came from (the new count). The owner then moves its field values the same way:
- * `if (from != row) x[row] = x[from];`. */
-static inline uint32_t ecs_sparse_remove_row(ecs_sparse_t *s, uint32_t row) {
-    uint32_t last = --s->count;
-    *ecs_sparse_slot(s, s->dense[row]) = ECS_ROW_NONE;
-    if (row != last) {
-        s->dense[row] = s->dense[last];
-        *ecs_sparse_slot(s, s->dense[row]) = row;
-    }
-    return last;
-}
-
-/* As ecs_sparse_remove_row for member e at `row`, without reading row's entry (the caller
- * knows it is e): one cache miss fewer when rows are random. */
+ * `if (from != row) x[row] = x[from];`. The caller names e, so row's entry is not read:
+ * one cache miss fewer when rows are random. */
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     *ecs_sparse_slot(s, e) = ECS_ROW_NONE;
@@ -117,9 +106,6 @@ static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b)
     *ecs_sparse_slot(s, eb) = a;
     *ecs_sparse_slot(s, ea) = b;
 }
-
-/* Removes every member, keeping the memory. */
-void ecs_sparse_clear(ecs_sparse_t *s);
 
 /* Bytes allocated by the set (pages, page table, dense), for memory reports. */
 size_t ecs_sparse_memory(const ecs_sparse_t *s);

@@ -1,7 +1,7 @@
 """`ecsgen-dump check`: would a program of this schema load the dump? The rules, their order
 and their messages are those of the generated loader (generator/templates/json.c.j2 over
 runtime/ecs_json.c and ecs_json_migrate.c), loading into a fresh world: the document's shape
-and header, then the schema's renames and removals (an older document, DESIGN §7), then every
+and header, then the schema's renames and removals (an older document, docs/schema.md "Schema evolution"), then every
 value read by its current type (so a widened type loads and a value that no longer fits is
 refused by its path), then the entity ids."""
 

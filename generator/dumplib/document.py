@@ -109,10 +109,6 @@ def _position(text, at):
     return f"line {line}, column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
 
 
-def is_number(v):
-    return isinstance(v, Num)
-
-
 def c_bytes(s):
     """The bytes of string s as cJSON holds them (UTF-8; undecodable input bytes as they were)."""
     try:
@@ -201,7 +197,7 @@ def same(a, b):
 
 def entities(file, doc):
     """[((index, generation), entity object)] of a document, in its order; DumpError when the
-    document is not a world's shape (§6: an object whose "entities" is a list of objects with
+    document is not a world's shape (README.md "Saving and loading": an object whose "entities" is a list of objects with
     distinct ids)."""
     if not isinstance(doc, Obj):
         raise DumpError(file, f"(document): expected an object, got {describe(doc)}")

@@ -1,34 +1,12 @@
-"""The validated model of a schema. It owns every C name and literal: templates only print.
-
-build_model() runs the semantic checks a JSON Schema cannot express (C keywords, reserved
-names, defaults against types, queries and prefabs naming real components, C names that
-would clash after mangling) and reports all problems found as SchemaErrors."""
+"""The validated model of a schema (checks.build_model makes it). It owns every C name and
+literal: templates only print."""
 
 import hashlib
 import json
 
 from .c_literals import c_float, c_int, c_string
-from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
-from .types import FieldType, parse_type, zero_value
-
-C_KEYWORDS = frozenset("""
-auto break case char const continue default do double else enum extern float for goto if
-inline int long register restrict return short signed sizeof static struct switch typedef
-union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic
-_Imaginary _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr false
-nullptr static_assert thread_local true typeof typeof_unqual _BitInt _Decimal32 _Decimal64
-_Decimal128
-""".split())
-# Macros of the headers generated code includes, and names GNU C predefines. A field or
-# component named like one would be macro-expanded in the generated code (`p->SIZE_MAX`).
-_STDINT_MACROS = [f"{p}INT{w}_{s}" for w in ("8", "16", "32", "64", "_LEAST8", "_LEAST16", "_LEAST32",
-                                             "_LEAST64", "_FAST8", "_FAST16", "_FAST32", "_FAST64",
-                                             "PTR", "MAX")
-                  for p, s in (("", "MIN"), ("", "MAX"), ("U", "MAX"))]
-_STDINT_MACROS += [f"{p}INT{w}_C" for w in ("8", "16", "32", "64", "MAX") for p in ("", "U")]
-_STDINT_MACROS += [f"{n}_{s}" for n in ("PTRDIFF", "SIG_ATOMIC", "WCHAR", "WINT") for s in ("MIN", "MAX")]
-C_MACROS = frozenset("NULL EOF errno assert offsetof linux unix i386 noreturn complex imaginary SIZE_MAX "
-                     "NDEBUG".split() + _STDINT_MACROS)
+from .naming import Names
+from .types import zero_value
 
 
 PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
@@ -37,30 +15,8 @@ _SIZES_64 = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, 
              "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
 
 
-class Names:
-    """Every C spelling derived from the schema's name: `game_x` and `GAME_X`."""
-
-    def __init__(self, prefix):
-        self.prefix = prefix
-        self.upper = prefix.upper()
-
-    def fn(self, *parts):
-        return "_".join([self.prefix, *parts])
-
-    def type(self, *parts):
-        return self.fn(*parts) + "_t"
-
-    def macro(self, *parts):
-        return "_".join([self.upper, *(p.upper() for p in parts)])
-
-    def internal(self, *parts):
-        """Not for users: a double underscore after the prefix (schema names have none)."""
-        return self.prefix + "__" + "_".join(parts)
-
-
 class Field:
     def __init__(self, component, name, field_type, default, doc, path):
-        self.component = component
         self.name = name
         self.type = field_type
         self.default = default
@@ -74,19 +30,10 @@ class Field:
         self.enum_tag = names.fn(component.name, name) if self.enum_type else None
         self.enum_constants = [names.macro(component.name, name, v) for v in field_type.values]
         self.enum_count = names.macro(component.name, name, "COUNT") if self.enum_type else None
-        # JSON: the key, the enum's names table, and the runtime's typed reader and writer.
+        # JSON: the key and the enum's names table.
         self.json_key = c_string(name)
         self.json_names = names.internal(component.name, name, "names") if self.enum_type else None
         self.json_names_literals = [c_string(v) for v in field_type.values]
-        kind, scalar = field_type.kind, field_type.scalar
-        self.json_read_fn = {"char": "ecs_json_read_string", "enum": "ecs_json_read_enum"}.get(kind, f"ecs_json_read_{scalar}")
-        self.json_from_fn = {"int": "ecs_json_from_int", "uint": "ecs_json_from_uint"}.get(kind, f"ecs_json_from_{scalar}")
-        if kind == "char":
-            self.json_from_fn, self.json_from_args = "ecs_json_from_string", f", {field_type.length}"
-        elif kind == "enum":
-            self.json_from_fn, self.json_from_args = "ecs_json_from_enum", f", {self.json_names}, {self.enum_count}"
-        else:
-            self.json_from_args = ""
         # Run-time metadata (ecs_meta.h): the element type's ecs_meta_type_t constant.
         self.meta_type = "ECS_META_" + field_type.scalar.upper()
 
@@ -238,16 +185,16 @@ class Component:
         self.meta_change_fn = names.internal(name, "meta_change")
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
-        self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has (not removed_fn)
+        self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has
         self.was = []  # names it had before (schema evolution)
         self.removed_fields = []
         self.json_key = c_string(name)
-        self.json_what = c_string(f"field of {name}")
         self.swap_fn = names.internal(name, "swap")
         self.move_fn = names.internal(name, "move")
-        self.added_fn = names.internal(name, "added")
-        self.removing_fn = names.internal(name, "removing")
-        self.removed_fn = names.internal(name, "removed")
+        # Group bookkeeping (not hooks): after an add, before and after a remove.
+        self.groups_after_add_fn = names.internal(name, "groups", "after", "add")
+        self.groups_before_remove_fn = names.internal(name, "groups", "before", "remove")
+        self.groups_after_remove_fn = names.internal(name, "groups", "after", "remove")
         # Deferred changes: the recording calls, and each one's command code.
         self.defer_add_fn = names.fn("defer", "add", name)
         self.defer_set_fn = names.fn("defer", "set", name)
@@ -286,11 +233,6 @@ class Component:
     @property
     def pooled(self):
         return not self.singleton
-
-    @property
-    def has_refs(self):
-        """Whether it has entity fields: its JSON writer then needs the world's entity table."""
-        return any(f.type.scalar == "entity" for f in self.fields)
 
     @property
     def slot(self):
@@ -367,19 +309,10 @@ class Component:
         return f"(({self.type}){self.initializer({})})"
 
     def generated_names(self):
-        """(identifier, what) for every file-scope C name this component produces."""
-        out = [self.names.fn(self.name)]  # the stem: `world`, `spawn` or `count` would clash
-        for attr in ("type", "struct_tag", "ref_type", "pool_type", "default_macro"):
-            if getattr(self, attr):
-                out.append(getattr(self, attr))
-        if self.singleton:
-            out.append(self.singleton_fn)
-        else:
-            out += [self.has_fn, self.count_fn, self.add_fn, self.remove_fn, self.hooks_fn, self.defer_add_fn,
-                    self.defer_remove_fn]
-            if not self.tag:
-                out += [self.get_fn, self.set_fn, self.ref_fn, self.defer_set_fn]
-        return out
+        """Every file-scope C name this component produces (checked for clashes): the stem
+        (`world`, `spawn` or `count` would clash), its types and macro, and its functions."""
+        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro]
+        return [self.names.fn(self.name), *(t for t in types if t), *self.functions()]
 
 
 class Query:
@@ -425,37 +358,6 @@ class Query:
                 self.row_macro]
 
 
-class Group:
-    """Entities matching `all` and `none`, kept in rows 0..count-1 of every pool in `all`, at
-    the same row in each. Groups sharing a pool nest (one's matches a subset of the other's),
-    so in each pool they form a chain: the innermost group's members first."""
-
-    def __init__(self, query):
-        self.all = list(query.all)
-        self.none = list(query.none)
-        self.pools = self.all
-        self.queries = [query]
-
-    def number(self, names, index):
-        self.index = index
-        self.count = f"g{index}"  # its member of the world's `groups`: the member count
-        self.enter_fn = names.internal("group" + str(index), "enter")
-        self.leave_fn = names.internal("group" + str(index), "leave")
-        self.drop_fn = names.internal("group" + str(index), "drop")
-
-    @property
-    def signature(self):
-        return f"UINT64_C(0x{sum(c.signature_value for c in self.all) % 2**64:016x})"
-
-    def nests_in(self, other):
-        """Every match of self matches other (checked on the terms, as all the generator knows)."""
-        return set(other.all) <= set(self.all) and set(other.none) <= set(self.none)
-
-    @property
-    def names_text(self):
-        return ", ".join(q.name for q in self.queries)
-
-
 class Prefab:
     def __init__(self, names, name, parts, path):
         self.name = name
@@ -467,8 +369,7 @@ class Prefab:
 
 
 class Schema:
-    def __init__(self, source, name, doc, version, max_entities):
-        self.source = source
+    def __init__(self, name, doc, version, max_entities):
         self.name = name
         self.doc = doc
         self.version = version
@@ -674,324 +575,3 @@ class Schema:
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
                 self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values()]
-
-
-def _check_name(errors, file, path, name, what):
-    if name in C_KEYWORDS or name in C_MACROS:
-        errors.append(SchemaError(file, path, f"{what} '{name}' is a C keyword or standard macro",
-                                  "pick another name"))
-    elif "__" in name:
-        errors.append(SchemaError(file, path, f"{what} '{name}' contains '__'",
-                                  "double underscores are kept for ecsgen's internal names"))
-    elif name.lower().startswith("ecs_") or name.lower() == "ecs":
-        errors.append(SchemaError(file, path, f"{what} '{name}' uses the runtime's prefix 'ecs'",
-                                  "pick another name"))
-    else:
-        return True
-    return False
-
-
-def build_model(document, file):
-    """The Schema for a document that passed the structural check; SchemaErrors otherwise."""
-    errors = []
-    name = document["name"]
-    _check_name(errors, file, "name", name, "schema name")
-    schema = Schema(file, name, document.get("doc", ""), document.get("version", 1),
-                    document.get("max_entities", 0))
-    by_name = {}
-    for cname, spec in document["components"].items():
-        component = _build_component(errors, file, schema.names, cname, spec)
-        if component:
-            schema.components.append(component)
-            by_name[cname] = component
-    for k, component in enumerate(schema.components):
-        component.meta_index = k
-    for k, component in enumerate(schema.pooled):
-        component.pool_index = k
-    for k, component in enumerate(schema.slotted):
-        component.slot_index = k
-        component.mask_layout = (schema.mask_bits, schema.mask_words)
-    if document["components"] and not schema.pooled and not errors:
-        errors.append(SchemaError(file, "components", "every component is a singleton",
-                                  "an ECS needs at least one per-entity component"))
-    for qname, spec in document.get("queries", {}).items():
-        query = _build_query(errors, file, schema.names, by_name, qname, spec)
-        if query:
-            schema.queries.append(query)
-    for pname, spec in document.get("prefabs", {}).items():
-        prefab = _build_prefab(errors, file, schema.names, by_name, pname, spec)
-        if prefab:
-            schema.prefabs.append(prefab)
-    schema.removed_components = list(document.get("removed_components", []))
-    _check_evolution(errors, file, schema)
-    if not errors:
-        _decide_ownership(schema)
-        _check_clashes(errors, file, schema)
-    if errors:
-        raise SchemaErrors(errors)
-    return schema
-
-
-def _build_component(errors, file, names, cname, spec):
-    path = f"components.{cname}"
-    ok = _check_name(errors, file, path, cname, "component name")
-    if cname == "id":
-        errors.append(SchemaError(file, path, "the component name 'id' is reserved",
-                                  "saved worlds use 'id' for the entity's id"))
-        ok = False
-    tag, singleton = spec.get("tag", False), spec.get("singleton", False)
-    fields = spec.get("fields")
-    if tag and singleton:
-        errors.append(SchemaError(file, path, "a tag cannot be a singleton", "a singleton needs fields"))
-        return None
-    if tag and fields is not None:
-        errors.append(SchemaError(file, f"{path}.fields", "a tag has no fields",
-                                  "drop \"tag\": true to give it data"))
-        return None
-    if not tag and fields is None:
-        errors.append(SchemaError(file, path, "a component needs \"fields\" or \"tag\": true"))
-        return None
-    storage = spec.get("storage", "sparse")
-    if singleton and "storage" in spec:
-        errors.append(SchemaError(file, f"{path}.storage", "a singleton has no storage choice",
-                                  "it is stored once, in the world: drop \"storage\""))
-        return None
-    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
-    component.was = list(spec.get("was", []))
-    component.removed_fields = list(spec.get("removed_fields", []))
-    if tag and component.removed_fields:
-        errors.append(SchemaError(file, f"{path}.removed_fields", "a tag has no fields to remove",
-                                  "a tag that had fields before: its old data is dropped with the component's"))
-        return None
-    for fname, fspec in (fields or {}).items():
-        field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
-        if field:
-            component.fields.append(field)
-    return component if ok else None
-
-
-def _build_field(errors, file, component, fname, fspec, path):
-    ok = _check_name(errors, file, path, fname, "field name")
-    if isinstance(fspec, str):
-        fspec = {"type": fspec}
-    field_type = parse_type(fspec["type"])
-    if field_type.scalar == "enum":
-        values = fspec.get("values")
-        if values is None:
-            errors.append(SchemaError(file, f"{path}.values", "an enum needs \"values\"",
-                                      "e.g. \"values\": [\"idle\", \"chase\"]"))
-            return None
-        seen = {}
-        for k, value in enumerate(values):
-            key = value.upper()
-            if key == "COUNT":  # <NAME>_<C>_<F>_COUNT is the number of values
-                errors.append(SchemaError(file, f"{path}.values[{k}]",
-                                          f"enum value '{value}' is reserved: its C name is the enum's value count",
-                                          "rename it, e.g. 'count_'"))
-                ok = False
-            elif key in seen:
-                errors.append(SchemaError(file, f"{path}.values[{k}]",
-                                          f"duplicate enum value '{value}' (same C name as values[{seen[key]}])"))
-                ok = False
-            seen[key] = k
-        field_type.values = list(values)
-    elif "values" in fspec:
-        errors.append(SchemaError(file, f"{path}.values", "only an enum field has \"values\"",
-                                  f"this field's type is {fspec['type']}"))
-        return None
-    if "default" in fspec:
-        try:
-            default = field_type.check_default(fspec["default"])
-        except ValueError as e:
-            errors.append(SchemaError(file, f"{path}.default{getattr(e, 'where', '')}", str(e)))
-            return None
-    else:
-        default = zero_value(field_type)
-    if not ok:
-        return None
-    field = Field(component, fname, field_type, default, fspec.get("doc", ""), path)
-    field.was = list(fspec.get("was", []))
-    return field
-
-
-def _lookup(errors, file, path, by_name, cname, allow_singleton=False):
-    component = by_name.get(cname)
-    if component is None:
-        errors.append(SchemaError(file, path, f"unknown component '{cname}'", did_you_mean(cname, by_name)))
-    elif component.singleton and not allow_singleton:
-        errors.append(SchemaError(file, path, f"'{cname}' is a singleton",
-                                  "singletons live in the world, not on entities"))
-        component = None
-    return component
-
-
-def _build_query(errors, file, names, by_name, qname, spec):
-    path = f"queries.{qname}"
-    ok = _check_name(errors, file, path, qname, "query name")
-    terms = {"all": [], "none": []}
-    for key in ("all", "none"):
-        for k, cname in enumerate(spec.get(key, [])):
-            where = f"{path}.{key}[{k}]"
-            component = _lookup(errors, file, where, by_name, cname)
-            if component is None:
-                ok = False
-            elif component in terms["all"] or component in terms["none"]:
-                errors.append(SchemaError(file, where, f"'{cname}' is named twice in this query"))
-                ok = False
-            else:
-                terms[key].append(component)
-    if not ok:
-        return None
-    slotted = [c.name for c in terms["all"] if c.slot]
-    if spec.get("owned", False) and slotted:
-        errors.append(SchemaError(file, f"{path}.owned", f"a query over slot storage ({', '.join(slotted)}) cannot own pools",
-                                  "slot components sit at their entity's slot already: drop \"owned\""))
-        return None
-    return Query(names, qname, terms["all"], terms["none"], spec.get("doc", ""), spec.get("owned", False), path)
-
-
-def _build_prefab(errors, file, names, by_name, pname, spec):
-    path = f"prefabs.{pname}"
-    ok = _check_name(errors, file, path, pname, "prefab name")
-    parts = []
-    for cname, values in spec.items():
-        where = f"{path}.{cname}"
-        component = _lookup(errors, file, where, by_name, cname)
-        if component is None:
-            ok = False
-            continue
-        if component.tag:
-            if values is not True:
-                errors.append(SchemaError(file, where, f"'{cname}' is a tag: its value is true",
-                                          "leave it out for an entity without it"))
-                ok = False
-            parts.append((component, None))
-            continue
-        if not isinstance(values, dict):
-            errors.append(SchemaError(file, where, f"expected an object of field values, got {values!r}",
-                                      "{} takes every default"))
-            ok = False
-            continue
-        checked = {}
-        fields = {f.name: f for f in component.fields}
-        for fname, value in values.items():
-            field = fields.get(fname)
-            if field is None:
-                errors.append(SchemaError(file, f"{where}.{fname}", f"'{cname}' has no field '{fname}'",
-                                          did_you_mean(fname, fields)))
-                ok = False
-                continue
-            try:
-                checked[fname] = field.type.check_default(value)
-            except ValueError as e:
-                errors.append(SchemaError(file, f"{where}.{fname}{getattr(e, 'where', '')}", str(e)))
-                ok = False
-        parts.append((component, checked))
-    return Prefab(names, pname, parts, path) if ok else None
-
-
-def _check_evolution(errors, file, schema):
-    """Old names (`was`, `removed_*`) must not be live names, and each old name maps to one
-    place: a saved world's key then means exactly one thing."""
-
-    def claim(old, live, live_what, names, where, hint, kind):
-        """Records old names at paths `where[k]`; `kind` says what one maps to."""
-        for k, name in enumerate(names):
-            path = f"{where}[{k}]"
-            if name in live:
-                errors.append(SchemaError(file, path, f"'{name}' is {live_what}", hint))
-            elif name in old:
-                errors.append(SchemaError(file, path, f"'{name}' is claimed by {old[name]} too",
-                                          f"an old name maps to one {kind}"))
-            old[name] = path
-
-    live = {c.name for c in schema.components}
-    old = {}
-    claim(old, live, "a component of this schema", schema.removed_components, "removed_components",
-          "list only components the schema no longer has", "component")
-    for c in schema.components:
-        claim(old, live, "a component of this schema", c.was, f"{c.path}.was",
-              "an old name cannot also be a live one", "component")
-        fields, old_fields = {f.name for f in c.fields}, {}
-        claim(old_fields, fields, f"a field of {c.name}", c.removed_fields, f"{c.path}.removed_fields",
-              "list only fields the component no longer has", "field")
-        for f in c.fields:
-            claim(old_fields, fields, f"a field of {c.name}", f.was, f"{f.path}.was",
-                  "an old name cannot also be a live one", "field")
-
-
-def _decide_ownership(schema):
-    """Which queries own their pools. Queries marked "owned" go first, then declaration order;
-    a query owns when every group already owning one of its pools nests with it (either way),
-    so the groups of each pool stay a chain. A query with the same terms as an owned one
-    shares its group. The rest are served non-owning: never an error."""
-    order = [q for q in schema.queries if q.owned_hint] + [q for q in schema.queries if not q.owned_hint]
-    groups = []
-    for q in order:
-        if any(c.slot for c in q.all):
-            continue  # slot rows are entity slots: there is nothing to pack
-        same = [g for g in groups if set(g.all) == set(q.all) and set(g.none) == set(q.none)]
-        if same:
-            same[0].queries.append(q)
-            q.group = same[0]
-            continue
-        candidate = Group(q)
-        sharing = [g for g in groups if set(g.all) & set(q.all)]
-        if all(candidate.nests_in(g) or g.nests_in(candidate) for g in sharing):
-            groups.append(candidate)
-            q.group = candidate
-    # Outer before inner: a group's terms strictly include those of every group it nests in.
-    schema.groups = sorted(groups, key=lambda g: len(g.all) + len(g.none))
-    for k, g in enumerate(schema.groups):
-        g.number(schema.names, k)
-        g.queries.sort(key=schema.queries.index)
-        for c in g.pools:
-            c.groups.append(g)
-        for c in g.none:
-            c.excluding_groups.append(g)
-
-
-def _check_clashes(errors, file, schema):
-    """Refuses schemas whose names would make one C identifier twice, naming both paths."""
-    owners = {}
-    reported = set()  # a component can generate one name twice (a type and its tag): say it once
-
-    def claim(identifier, path, scope=None):
-        key = (scope, identifier)
-        other = owners.setdefault(key, path)
-        if other == path or (key, path) in reported:
-            return
-        reported.add((key, path))
-        where = f" in {scope}" if scope else ""
-        if other.startswith("("):
-            errors.append(SchemaError(file, path, f"generates the C name '{identifier}'{where}, taken by {other[1:-1]}",
-                                      "rename it"))
-        else:
-            errors.append(SchemaError(file, path, f"generates the C name '{identifier}'{where}, as {other} does",
-                                      "rename one of them"))
-
-    for identifier in schema.fixed_names():
-        claim(identifier, "(ecsgen's fixed API)")
-    for c in schema.components:
-        for identifier in c.generated_names():
-            claim(identifier, c.path)
-        if c.pool_type and not c.tag:
-            claim("set", "(the pool's sparse set member)", c.pool_type)
-        for f in c.fields:
-            claim(f.mangled, f.path)
-            if f.enum_type:
-                for identifier in [f.enum_type, f.enum_tag, f.enum_count, *f.enum_constants]:
-                    claim(identifier, f.path)
-            if c.pool_type:
-                claim(f.name, f.path, c.pool_type)
-    for q in schema.queries:
-        for identifier in q.generated_names():
-            claim(identifier, q.path)
-        claim("count", "(the view's member count)", q.view_type)
-        claim("entity", "(the view's member entity)", q.view_type)
-        for k, c in enumerate(q.all):
-            if not c.tag:
-                claim(c.name, f"{q.path}.all[{k}]", q.view_type)
-    for p in schema.prefabs:
-        claim(p.spawn_fn, p.path)
-        claim(p.spawn_with_fn, p.path)

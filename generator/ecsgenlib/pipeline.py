@@ -3,23 +3,20 @@
 import os
 import sys
 
-from . import loader, model, render, writer
+from . import checks, loader, outputs, render, writer
 from .errors import SchemaErrors
 
 
-def generate(schema_file, out=None, docs=None, inspector=None):
-    """({path: text}, [input files]) for a schema: the C files in directory `out`, the
-    Markdown reference at path `docs` and the inspector page at path `inspector`, each when
-    given; raises SchemaError(s), writes nothing."""
-    schema, files = build(schema_file)
-    outputs = {}
-    if out:
-        outputs = {os.path.join(out, name): text for name, text in render.render(schema).items()}
-    if docs:
-        outputs[docs] = render.render_docs(schema)
-    if inspector:
-        outputs[inspector] = render.render_inspector(schema)
-    return outputs, files + generator_files()
+def generate(schema_file, out=None, files=None):
+    """({path: text}, [input files]) for a schema: the outputs of outputs.OUTPUTS that have a
+    name in directory `out` (when given) and each opt-in output at the path `files` maps its
+    flag's dest to ({"docs": "game.md"}); raises SchemaError(s), writes nothing."""
+    schema, inputs = build(schema_file)
+    files = files or {}
+    paths = [(o, os.path.join(out, o.file.format(name=schema.name))) for o in outputs.in_out_dir() if out]
+    paths += [(o, files[outputs.dest(o)]) for o in outputs.opt_in() if files.get(outputs.dest(o))]
+    rendered = {path: render.render_output(schema, o, os.path.basename(path)) for o, path in paths}
+    return rendered, inputs + generator_files()
 
 
 def build(schema_file):
@@ -27,7 +24,7 @@ def build(schema_file):
     display = loader.display_name(schema_file)
     loaded = loader.load(schema_file)
     try:
-        schema = model.build_model(loaded.document, display)
+        schema = checks.build_model(loaded.document, display)
     except SchemaErrors as e:
         raise SchemaErrors(loader.relocate(e.errors, loaded, display)) from None
     schema.source_name = os.path.basename(schema_file)

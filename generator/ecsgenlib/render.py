@@ -41,29 +41,19 @@ def _environment():
     return env
 
 
-def render(schema):
-    """{file name: text} for the schema's generated C."""
+def render_output(schema, output, file):
+    """The text of one output (a row of outputs.OUTPUTS) of the schema, `file` its base name."""
     env = _environment()
-    outputs = {}
-    for template, suffix in (("ecs.h.j2", "_ecs.h"), ("ecs.c.j2", "_ecs.c")):
-        name = schema.name + suffix
-        outputs[name] = env.get_template(template).render(s=schema, file=name)
-    return outputs
+    extra = globals()[output.context](env, schema) if output.context else {}
+    return env.get_template(output.template).render(s=schema, file=file, **extra)
 
 
-def render_docs(schema):
-    """The Markdown reference of the schema."""
-    return _environment().get_template("docs.md.j2").render(s=schema)
-
-
-def render_inspector(schema):
-    """The inspector page: one self-contained HTML file, the schema's metadata embedded as
+def inspector_context(env, schema):
+    """The inspector page is one self-contained HTML file: the schema's metadata embedded as
     JSON and the page's script and style (plain files beside the templates) inlined."""
     from .inspector import metadata
-    env = _environment()
     script, style = (env.loader.get_source(env, name)[0] for name in ("inspector.js", "inspector.css"))
-    return env.get_template("inspector.html.j2").render(s=schema, meta=metadata(schema), script=script,
-                                                         style=style)
+    return {"meta": metadata(schema), "script": script, "style": style}
 
 
 def template_files():

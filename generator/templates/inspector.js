@@ -1,6 +1,7 @@
 // The world inspector's script (inlined into the page by ecsgen --inspector). Plain JS, no
-// libraries. It reads the schema's metadata from #schema-meta, opens dumps (DESIGN §6:
-// {"schema", "version", "singletons", "entities": [{"id": "5v0", component: {field: value}}]}),
+// libraries. It reads the schema's metadata from #schema-meta, opens dumps (README.md,
+// "Saving and loading": {"schema", "version", "singletons", "entities": [{"id": "5v0",
+// component: {field: value}}]}),
 // and shows them: a table with filter, sort and paging, one entity, singletons, counts, a diff.
 "use strict";
 
@@ -167,7 +168,7 @@ function clearError() {
 // ---- values --------------------------------------------------------------------------------
 
 // A value as a number for comparisons: i64/u64 from 2^53 on are decimal strings, NaN and the
-// infinities are strings too (DESIGN §6); precision beyond a double's is not kept.
+// infinities are strings too (README.md, "Saving and loading"); precision beyond a double's is not kept.
 function toNumber(v) {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DESIGN §3's build without meson: generate the kitchen schema into a temporary directory
+# README's build without meson ("Building"): generate the kitchen schema into a temporary directory
 # with generator/ecsgen.py, compile with the plain line, run the program.
 #     plain_build.sh SOURCE_ROOT [PYTHON]
 # PYTHON defaults to python3; meson passes the interpreter it found with jinja2 and jsonschema.

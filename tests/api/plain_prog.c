@@ -1,4 +1,4 @@
-/* plain_prog.c: the program plain_build.sh compiles with DESIGN §3's line, without meson:
+/* plain_prog.c: the program plain_build.sh compiles with README's line, without meson:
  *     cc -Iruntime -IDIR prog.c DIR/kit_ecs.c runtime/*.c -lcjson -lm
  * Self-contained (no check.h: only runtime/ and DIR are on the include path). */
 #include <stdio.h>

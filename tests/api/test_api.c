@@ -1,4 +1,4 @@
-/* test_api.c: the generated API of DESIGN §3 on the kitchen schema (tests/schemas/kitchen.json):
+/* test_api.c: the generated API (README.md, "A tour") on the kitchen schema (tests/schemas/kitchen.json):
  * worlds, spawn, prefabs, the component calls, defaults, singletons (and their entity fields
  * through a JSON load), direct field access, and the iteration macros with changes inside the
  * loop. The other JSON tests are in tests/json. */
@@ -365,7 +365,7 @@ static void test_singletons(void) {
     kit_world_free(w2);
 }
 
-/* A singleton's entity field is a reference like any other (DESIGN §6): after a load it names
+/* A singleton's entity field is a reference like any other (README.md, "Saving and loading"): after a load it names
  * the same slot generation, so a stale one stays stale however many entities are spawned, also
  * when the document holds no entities at all; and a later generation of a live slot is refused. */
 static bool spawns_avoid(kit_world_t *w, ecs_entity_t stale, int spawns) {

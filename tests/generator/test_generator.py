@@ -3,6 +3,7 @@
 and the corpus of bad schemas (bad/NAME.json must fail with exactly bad/NAME.err, exit 1,
 and write nothing)."""
 
+import difflib
 import glob
 import json
 import os
@@ -16,6 +17,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
 BAD = os.path.join(HERE, "bad")
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from ecsgenlib import outputs  # noqa: E402  the output registry: which files --out writes
+GAME_FILES = sorted(outputs.out_files("game"))  # game_ecs.c, game_ecs.h
 
 
 def run_ecsgen(*args, cwd=None, env=None):
@@ -61,11 +65,14 @@ class GeneratorTest(unittest.TestCase):
         # Every checked-in file comes from a schema: nothing left behind from a removed one.
         self.assertEqual(sorted(os.listdir(os.path.join(ROOT, "generated"))), produced)
         for name in produced:
-            golden = os.path.join(ROOT, "generated", name)
-            self.assertTrue(os.path.exists(golden), f"generated/{name} is missing: run refresh-generated")
-            with open(golden, "rb") as a, open(os.path.join(self.out, name), "rb") as b:
-                self.assertEqual(a.read(), b.read(),
-                                 f"generated/{name} is stale: run `meson compile -C build refresh-generated`")
+            with open(os.path.join(ROOT, "generated", name), encoding="utf-8") as a, \
+                    open(os.path.join(self.out, name), encoding="utf-8") as b:
+                golden, fresh = a.read(), b.read()
+            if golden != fresh:
+                diff = difflib.unified_diff(golden.splitlines(True), fresh.splitlines(True),
+                                            f"generated/{name}", f"{name} as generated now")
+                self.fail(f"generated/{name} is stale: run `meson compile -C build refresh-generated`; "
+                          "the first lines of the difference:\n" + "".join(list(diff)[:40]))
 
     def test_same_schema_same_bytes_whatever_the_hash_seed(self):
         texts = []
@@ -77,7 +84,7 @@ class GeneratorTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             texts.append({k: v[0] for k, v in snapshot(out).items()})
         self.assertEqual(texts[0], texts[1])
-        self.assertEqual(sorted(texts[0]), ["game_ecs.c", "game_ecs.h"])
+        self.assertEqual(sorted(texts[0]), GAME_FILES)
 
     def test_unchanged_output_is_not_rewritten(self):
         schema = os.path.join(ROOT, "schema", "game.json")
@@ -91,31 +98,30 @@ class GeneratorTest(unittest.TestCase):
         with open(os.path.join(self.out, "game_ecs.h"), "w") as f:
             f.write("old\n")
         self.assertEqual(run_ecsgen(schema, "--out", self.out).returncode, 0)
-        self.assertEqual(sorted(os.listdir(self.out)), ["game_ecs.c", "game_ecs.h"])  # no temp files
+        self.assertEqual(sorted(os.listdir(self.out)), GAME_FILES)  # no temp files
         with open(os.path.join(self.out, "game_ecs.h")) as f:
             self.assertIn("#ifndef GAME_ECS_H", f.read())
 
     def test_banner_names_the_schema(self):
         self.assertEqual(run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", self.out).returncode, 0)
-        for name in ("game_ecs.h", "game_ecs.c"):
+        for name in GAME_FILES:
             with open(os.path.join(self.out, name)) as f:
                 first = f.readline()
             self.assertIn("game.json", first)
             self.assertIn("Do not edit", first)
 
-    def test_depfile_lists_every_input(self):
+    def test_depfile_lists_every_input_and_nothing_else(self):
         depfile = os.path.join(self.out, "game.d")
         schema = os.path.join(ROOT, "schema", "game.json")
         self.assertEqual(run_ecsgen(schema, "--out", self.out, "--depfile", depfile).returncode, 0)
         with open(depfile) as f:
             targets, deps = f.read().split(": ", 1)
-        deps = deps.split()
-        self.assertIn(os.path.join(self.out, "game_ecs.h"), targets.split())
+        self.assertEqual(sorted(targets.split()), [os.path.join(self.out, n) for n in GAME_FILES])
         expected = [schema, ECSGEN, os.path.join(ROOT, "generator", "ecsgen.schema.json")]
         expected += glob.glob(os.path.join(ROOT, "generator", "ecsgenlib", "*.py"))
-        expected += glob.glob(os.path.join(ROOT, "generator", "templates", "*.j2"))
-        for path in expected:
-            self.assertIn(os.path.abspath(path), deps)
+        for pattern in ("*.j2", "*.js", "*.css"):  # the inspector's script and style are inlined
+            expected += glob.glob(os.path.join(ROOT, "generator", "templates", pattern))
+        self.assertEqual(sorted(deps.split()), sorted(os.path.abspath(p) for p in expected))
 
     def test_check_validates_without_writing(self):
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--check")
@@ -135,7 +141,7 @@ class GeneratorTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, "made")))
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", made)
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(sorted(os.listdir(made)), ["game_ecs.c", "game_ecs.h"])
+        self.assertEqual(sorted(os.listdir(made)), GAME_FILES)
         result = run_ecsgen(os.path.join(ROOT, "schema", "game.json"), "--out", os.path.join(made, "game_ecs.h"))
         self.assertEqual(result.returncode, 2)
         self.assertIn("not a directory", result.stderr)

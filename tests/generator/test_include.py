@@ -4,8 +4,10 @@ names defined twice with both files and paths, refuses cycles and whole schemas 
 points errors inside a shared file at that file, and lists every included file in the depfile
 (so editing a shared file regenerates). Also --docs and the CLI's help."""
 
+import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +17,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
+TEMPLATES = os.path.join(ROOT, "generator", "templates")
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from ecsgenlib import outputs  # noqa: E402
 
 POS = {"fields": {"x": "f32", "y": "f32"}}
 
@@ -174,12 +179,38 @@ class DocsAndCliTest(unittest.TestCase):
                        "| `mood` | state = \"chase\", items = [0, 0, 0], w = [0.1, 2.0] |"):
             self.assertIn(needle, text)
 
+    def test_every_output_is_registered_and_each_flag_writes_its_own(self):
+        # A template no other template includes is an output: it must be a row of the registry.
+        included = set()
+        for path in glob.glob(os.path.join(TEMPLATES, "*.j2")):
+            with open(path, encoding="utf-8") as f:
+                included |= set(re.findall(r'{%-? *(?:include|import) "([^"]+)"', f.read()))
+        roots = sorted(os.path.basename(p) for p in glob.glob(os.path.join(TEMPLATES, "*.j2"))
+                       if os.path.basename(p) not in included)
+        self.assertEqual(roots, sorted(o.template for o in outputs.OUTPUTS))
+        result = subprocess.run([sys.executable, ECSGEN, "--list-outputs"], capture_output=True, text=True)
+        self.assertEqual((result.returncode, result.stdout.split()), (0, [o.file for o in outputs.in_out_dir()]))
+        schema = os.path.join(ROOT, "schema", "server.json")
+        with tempfile.TemporaryDirectory() as out:
+            result = subprocess.run([sys.executable, ECSGEN, schema, "--out", out], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(sorted(os.listdir(out)), sorted(outputs.out_files("server")))
+        for output in outputs.opt_in():
+            with self.subTest(output.flag), tempfile.TemporaryDirectory() as out:
+                path = os.path.join(out, "server.out")
+                result = subprocess.run([sys.executable, ECSGEN, schema, output.flag, path],
+                                        capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(os.listdir(out), ["server.out"])  # its flag alone writes only it
+                self.assertGreater(os.path.getsize(path), 1000)
+
     def test_help_explains_every_option_with_an_example(self):
         result = subprocess.run([sys.executable, ECSGEN, "--help"], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0)
-        for option in ("--out", "--docs", "--check", "--depfile", "--version"):
+        for option in ("--out", "--check", "--depfile", "--list-outputs", "--version",
+                       *(o.flag for o in outputs.opt_in())):
             self.assertIn(option, result.stdout)
-        for example in ("--out build/", "--docs game.md", "--check", "--depfile build/game.d"):
+        for example in ("--out build/", "--check", "--depfile build/game.d", *(o.example for o in outputs.opt_in())):
             self.assertIn(example, result.stdout)
         result = subprocess.run([sys.executable, ECSGEN, "--version"], capture_output=True, text=True)
         self.assertRegex(result.stdout, r"^ecsgen \d+\.\d+\.\d+\n$")

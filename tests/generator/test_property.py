@@ -190,7 +190,6 @@ class SchemaMaker:
         return spec
 
     def schema(self):
-        rng = self.rng
         for _ in range(100):
             doc = self.attempt()
             if not c_name_clashes(doc):

@@ -79,10 +79,10 @@ static void test_removal_during_walk(void) {
             uint32_t i = ecs_entity_index(e);
             visits[i]++;
             bool remove = mode == 0 || (mode == 1 && i % 2) || (mode >= 2 && i % 3 == 0);
-            if (remove) ecs_sparse_remove_row(&s, ecs_sparse_row(&s, e));
+            if (remove) ecs_sparse_remove(&s, e, ecs_sparse_row(&s, e));
             /* mode 2: also remove the last member, which was visited already */
             if (mode == 2 && s.count > cur.next + 1 && i % 7 == 0)
-                ecs_sparse_remove_row(&s, s.count - 1);
+                ecs_sparse_remove(&s, s.dense[s.count - 1], s.count - 1);
             /* mode 3: add new members, which must not be visited */
             if (mode == 3 && i % 10 == 0 && added < 100) fill(&s, N + added++, 1);
         }
@@ -107,7 +107,8 @@ static void test_clear_during_walk(void) {
     int steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
         steps++;
-        if (steps == 3) ecs_sparse_clear(&s);
+        if (steps == 3)
+            while (s.count) ecs_sparse_remove(&s, s.dense[0], 0);
     }
     CHECK_EQ(steps, 3);
     ecs_sparse_fini(&s);

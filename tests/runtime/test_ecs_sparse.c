@@ -1,4 +1,4 @@
-/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, clear, lazy pages, growth. */
+/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, lazy pages, growth. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -32,8 +32,6 @@ static void test_empty(void) {
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(123456, 7)), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_memory(&s), 0);
-    ecs_sparse_clear(&s);
-    CHECK_EQ(s.count, 0);
     ecs_sparse_fini(&s);
 }
 
@@ -54,7 +52,7 @@ static void test_insert_remove_swap(void) {
     CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
 
     /* Removing row 0 moves the last member (d) into it and returns the row it came from. */
-    CHECK_EQ(ecs_sparse_remove_row(&s, 0), 3);
+    CHECK_EQ(ecs_sparse_remove(&s, a, 0), 3);
     CHECK_EQ(s.count, 3);
     CHECK_EQ(s.dense[0], d);
     CHECK_EQ(ecs_sparse_row(&s, d), 0);
@@ -62,7 +60,7 @@ static void test_insert_remove_swap(void) {
     CHECK(consistent(&s));
 
     /* Removing the last row moves nothing: from == row. */
-    CHECK_EQ(ecs_sparse_remove_row(&s, 2), 2);
+    CHECK_EQ(ecs_sparse_remove(&s, c, 2), 2);
     CHECK_EQ(ecs_sparse_row(&s, c), ECS_ROW_NONE);
     CHECK_EQ(s.count, 2);
     CHECK(consistent(&s));
@@ -78,10 +76,10 @@ static void test_insert_remove_swap(void) {
     CHECK_EQ(ecs_sparse_row(&s, b), 1);
     CHECK(consistent(&s));
 
-    /* Clear drops every member and keeps the memory. */
+    /* Removing every member keeps the memory. */
     uint32_t capacity = s.capacity;
     uint32_t pages = s.page_count;
-    ecs_sparse_clear(&s);
+    while (s.count) ecs_sparse_remove(&s, s.dense[s.count - 1], s.count - 1);
     CHECK_EQ(s.count, 0);
     CHECK_EQ(s.capacity, capacity);
     CHECK_EQ(s.page_count, pages);
@@ -175,7 +173,8 @@ static void test_many(void) {
     uint64_t x = 88172645463325252u; /* xorshift: a fixed scramble */
     for (int k = 0; k < N / 2; k++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        ecs_sparse_remove_row(&s, (uint32_t)(x % s.count));
+        uint32_t row = (uint32_t)(x % s.count);
+        ecs_sparse_remove(&s, s.dense[row], row);
     }
     CHECK_EQ(s.count, N - N / 2);
     CHECK(consistent(&s));
