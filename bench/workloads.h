@@ -39,7 +39,7 @@ static double W(create)(size_t n) {
     return t / (double)n;
 }
 
-/* The declared query's view: the loop of DESIGN §5, in the one form that also serves a
+/* The declared query's view: the loop the generated header shows, in the one form that also serves a
  * non-owned query (ROW is plain i here, since move owns its pools). */
 static void W(move_view)(S(world_t) *w, float dt) {
     S(move_view_t) v = S(query_move)(w);
