@@ -74,6 +74,20 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
     return true;
 }
 
+bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+    uint32_t cap;
+    if (!ecs_sparse_next_capacity(set, &cap)) return false;
+    for (uint32_t k = 0; k < c->field_count; k++) {
+        const ecs_meta_field_t *f = &c->fields[k];
+        void *column;
+        memcpy(&column, (char *)w + f->column_offset, sizeof column);
+        if (!(column = ecs_realloc_array(column, cap, f->size))) return false;
+        memcpy((char *)w + f->column_offset, &column, sizeof column);
+    }
+    return ecs_sparse_set_capacity(set, cap);
+}
+
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
     for (uint32_t k = 0; k < s->pooled_count; k++) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];

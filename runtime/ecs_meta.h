@@ -119,6 +119,12 @@ static inline bool ecs_meta_remove(void *w, const ecs_meta_component_t *c, ecs_e
     return c->change(w, e, ECS_META_OP_REMOVE, NULL);
 }
 
+/* Grows sparse-storage component c's pool in world w to its next capacity, the columns
+ * first and the sparse set last, so running out of memory leaves the pool as it was (some
+ * columns merely larger); false then, or when the set is at its largest. The generated
+ * insert calls it when the pool is full. */
+bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c);
+
 /* Frees every per-entity component's columns and sparse set in world w (world_free). */
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s);
 

@@ -210,7 +210,6 @@ class Component:
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
-        self.set_from_fn = names.internal(name, "set_from")  # set from a pointer: no copy on the stack
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
         self.erase_check_text = c_string(
@@ -220,12 +219,7 @@ class Component:
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
-        # add, set and remove when some hook is set (out of line: the usual path stays as it was)
-        self.add_hooked_fn = names.internal(name, "add", "hooked")
-        self.set_hooked_fn = names.internal(name, "set", "hooked")
-        self.remove_hooked_fn = names.internal(name, "remove", "hooked")
         self.insert_fn = names.internal(name, "insert")
-        self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
         self.reserve_fn = names.internal(name, "reserve")
@@ -487,7 +481,9 @@ class Schema:
         self.hook_fn_type = n.type("hook_fn")
         self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
-        self.hooks_changed_fn = self.names.internal("hooks", "changed")
+        self.hooks_put_fn = self.names.internal("hooks", "put")
+        self.hooks_at_fn = self.names.internal("hooks", "at")
+        self.hooks_offsets = self.names.internal("hooks", "offsets")
         self.cold_macro = self.upper_internal("COLD")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
@@ -549,6 +545,7 @@ class Schema:
         self.meta_components = self.names.internal("meta", "components")
         self.meta_pooled = self.names.internal("meta", "pooled")
         self.desc_offsets = self.names.internal("desc", "offsets")
+        self.desc_member_fn = self.names.internal("desc", "member")
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
