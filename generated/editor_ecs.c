@@ -15,7 +15,8 @@ static void editor__position_write(editor_position_pool_t *p, uint32_t row, cons
     p->y[row] = v->y;
 }
 
-static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_position_t *v = value;
     editor_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -67,7 +68,8 @@ static void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, cons
     p->y[row] = v->y;
 }
 
-static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_velocity_t *v = value;
     editor_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -119,7 +121,8 @@ static void editor__health_write(editor_health_pool_t *p, uint32_t row, const ed
     p->max[row] = v->max;
 }
 
-static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_health_t *v = value;
     editor_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -145,7 +148,8 @@ static void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_name_t *v = value;
     editor_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -166,7 +170,8 @@ static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) 
 }
 
 
-static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
+static bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     editor_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -185,7 +190,8 @@ static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
 }
 
 
-static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
+static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     editor_selected_pool_t *p = &w->components.selected;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -209,7 +215,8 @@ static void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const edit
     p->size[row] = v->size;
 }
 
-static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_gizmo_t *v = value;
     editor_gizmo_pool_t *p = &w->components.gizmo;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -638,19 +645,38 @@ bool editor_apply_deferred(editor_world_t *w) {
 #define EDITOR__COLD
 #endif
 
-/* Where each pooled component's hooks sit in the world, in pool order. */
-static const size_t editor__hooks_offsets[] = { offsetof(editor_world_t, hooks.position), offsetof(editor_world_t, hooks.velocity), offsetof(editor_world_t, hooks.health), offsetof(editor_world_t, hooks.name), offsetof(editor_world_t, hooks.player), offsetof(editor_world_t, hooks.selected), offsetof(editor_world_t, hooks.gizmo) };
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(editor_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(editor_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(editor_world_t *w, ecs_entity_t e);
+    void (*removing)(editor_world_t *w, ecs_entity_t e);
+    void (*removed)(editor_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} editor__pool_ops_t;
 
-/* The hooks of the k-th pooled component. */
+static const editor__pool_ops_t editor__pool_ops[] = {
+    { editor__position_insert, editor__position_erase, editor__position_added, editor__position_removing, NULL, offsetof(editor_world_t, hooks.position) },
+    { editor__velocity_insert, editor__velocity_erase, editor__velocity_added, editor__velocity_removing, NULL, offsetof(editor_world_t, hooks.velocity) },
+    { editor__health_insert, editor__health_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health) },
+    { editor__name_insert, editor__name_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name) },
+    { editor__player_insert, editor__player_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player) },
+    { editor__selected_insert, editor__selected_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected) },
+    { editor__gizmo_insert, editor__gizmo_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo) },
+};
+
+/* The hooks of the component at place k of the metadata table. */
 static const editor_hooks_t *editor__hooks_at(const editor_world_t *w, uint32_t k) {
-    return (const editor_hooks_t *)(const void *)((const char *)w + editor__hooks_offsets[k]);
+    return (const editor_hooks_t *)(const void *)((const char *)w + editor__pool_ops[k].hooks);
 }
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
-        const editor_hooks_t *h = editor__hooks_at(w, k);
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
         const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
         if (h->on_add && editor__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
     }
@@ -659,9 +685,43 @@ static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
-        const editor_hooks_t *h = editor__hooks_at(w, k);
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
         if (h->on_remove && ecs_meta_has(w, &editor_meta.components[editor_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
     }
+}
+
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *w = world;
+    uint32_t k = (uint32_t)(c - editor_meta.components);
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    const editor_hooks_t *h = editor__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
@@ -670,7 +730,7 @@ static void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const edito
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
-        const editor_hooks_t *h = editor__hooks_at(w, k);
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
 }
@@ -733,8 +793,8 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->velocity && !editor__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
     if (desc->health && !editor__health_insert(w, e, desc->health)) goto out_of_memory;
     if (desc->name && !editor__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !editor__player_insert(w, e)) goto out_of_memory;
-    if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
+    if (desc->player && !editor__player_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     editor__groups_spawned(w, e);
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
@@ -810,40 +870,12 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the component's change
- * function, out of line: the same steps, with the hooks fired. It is also the metadata's
- * change (ecs_meta.h), which deferred commands and the loader call. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-/* position: add, set (value: a editor_position_t) or remove, firing its hooks. */
-static EDITOR__COLD bool editor__position_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_position(w, e)) return false;
-        if (w->hooks.position.on_remove) {
-            w->hooks.position.on_remove(w, e, w->hooks.position.user);
-            if (!editor_has_position(w, e)) return true; /* a hook removed it */
-        }
-        editor__position_removing(w, e);
-        editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const editor_position_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, v)) return false;
-        editor__position_added(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        editor__position_write(&w->components.position, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
 
 bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__position_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -856,7 +888,7 @@ bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
 }
 
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__position_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
@@ -865,7 +897,7 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
 }
 
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__position_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -875,36 +907,9 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* velocity: add, set (value: a editor_velocity_t) or remove, firing its hooks. */
-static EDITOR__COLD bool editor__velocity_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_velocity(w, e)) return false;
-        if (w->hooks.velocity.on_remove) {
-            w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-            if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
-        }
-        editor__velocity_removing(w, e);
-        editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const editor_velocity_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, v)) return false;
-        editor__velocity_added(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        editor__velocity_write(&w->components.velocity, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
 
 bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__velocity_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -917,7 +922,7 @@ bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
 }
 
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__velocity_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
@@ -926,7 +931,7 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
 }
 
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__velocity_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -936,34 +941,9 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* health: add, set (value: a editor_health_t) or remove, firing its hooks. */
-static EDITOR__COLD bool editor__health_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_health(w, e)) return false;
-        if (w->hooks.health.on_remove) {
-            w->hooks.health.on_remove(w, e, w->hooks.health.user);
-            if (!editor_has_health(w, e)) return true; /* a hook removed it */
-        }
-        editor__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const editor_health_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        editor__health_write(&w->components.health, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
 
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__health_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
@@ -972,13 +952,13 @@ bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__health_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            editor__health_insert(w, e, &v);
 }
 
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__health_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -986,34 +966,9 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* name: add, set (value: a editor_name_t) or remove, firing its hooks. */
-static EDITOR__COLD bool editor__name_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_name(w, e)) return false;
-        if (w->hooks.name.on_remove) {
-            w->hooks.name.on_remove(w, e, w->hooks.name.user);
-            if (!editor_has_name(w, e)) return true; /* a hook removed it */
-        }
-        editor__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const editor_name_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        editor__name_write(&w->components.name, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
 
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__name_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
@@ -1022,13 +977,13 @@ bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__name_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            editor__name_insert(w, e, &v);
 }
 
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__name_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1036,33 +991,15 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* player: add or remove, firing its hooks (a set adds). */
-static EDITOR__COLD bool editor__player_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_player(w, e)) return false;
-        if (w->hooks.player.on_remove) {
-            w->hooks.player.on_remove(w, e, w->hooks.player.user);
-            if (!editor_has_player(w, e)) return true; /* a hook removed it */
-        }
-        editor__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE || !editor__player_insert(w, e)) return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__player_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           editor__player_insert(w, e);
+           editor__player_insert(w, e, NULL);
 }
 
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__player_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1070,33 +1007,15 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* selected: add or remove, firing its hooks (a set adds). */
-static EDITOR__COLD bool editor__selected_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_selected(w, e)) return false;
-        if (w->hooks.selected.on_remove) {
-            w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
-            if (!editor_has_selected(w, e)) return true; /* a hook removed it */
-        }
-        editor__selected_erase(w, e, ecs_sparse_row(&w->components.selected.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE || !editor__selected_insert(w, e)) return false;
-    if (w->hooks.selected.on_add) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
-    return true;
-}
 
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__selected_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
-           editor__selected_insert(w, e);
+           editor__selected_insert(w, e, NULL);
 }
 
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__selected_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1104,34 +1023,9 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* gizmo: add, set (value: a editor_gizmo_t) or remove, firing its hooks. */
-static EDITOR__COLD bool editor__gizmo_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!editor_has_gizmo(w, e)) return false;
-        if (w->hooks.gizmo.on_remove) {
-            w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
-            if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
-        }
-        editor__gizmo_erase(w, e, ecs_sparse_row(&w->components.gizmo.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const editor_gizmo_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__gizmo_insert(w, e, v)) return false;
-        if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        editor__gizmo_write(&w->components.gizmo, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
-    return true;
-}
 
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__gizmo_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
@@ -1140,13 +1034,13 @@ bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__gizmo_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
            editor__gizmo_insert(w, e, &v);
 }
 
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__gizmo_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1195,13 +1089,13 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
 };
 
 static const ecs_meta_component_t editor__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__name_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__player_meta_change },
-    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__selected_meta_change },
-    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__gizmo_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__change },
 };
 
 static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };

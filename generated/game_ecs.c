@@ -15,7 +15,8 @@ static void game__position_write(game_position_pool_t *p, uint32_t row, const ga
     p->y[row] = v->y;
 }
 
-static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+static bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_position_t *v = value;
     game_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -67,7 +68,8 @@ static void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const ga
     p->y[row] = v->y;
 }
 
-static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_velocity_t *v = value;
     game_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -119,7 +121,8 @@ static void game__health_write(game_health_pool_t *p, uint32_t row, const game_h
     p->max[row] = v->max;
 }
 
-static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+static bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_health_t *v = value;
     game_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -145,7 +148,8 @@ static void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+static bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_name_t *v = value;
     game_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -170,7 +174,8 @@ static void game__target_write(game_target_pool_t *p, uint32_t row, const game_t
     p->entity[row] = v->entity;
 }
 
-static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+static bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_target_t *v = value;
     game_target_pool_t *p = &w->components.target;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -196,7 +201,8 @@ static void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_car
     p->count[row] = v->count;
 }
 
-static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_cargo_t *v = value;
     game_cargo_pool_t *p = &w->components.cargo;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -222,7 +228,8 @@ static void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_
     p->state[row] = v->state;
 }
 
-static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_mood_t *v = value;
     game_mood_pool_t *p = &w->components.mood;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -247,7 +254,8 @@ static void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const ga
     p->seconds[row] = v->seconds;
 }
 
-static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_lifetime_t *v = value;
     game_lifetime_pool_t *p = &w->components.lifetime;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -291,7 +299,8 @@ static void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_r
     p->metres[row] = v->metres;
 }
 
-static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_radius_t *v = value;
     game_radius_pool_t *p = &w->components.radius;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -312,7 +321,8 @@ static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -331,7 +341,8 @@ static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_asteroid_pool_t *p = &w->components.asteroid;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -350,7 +361,8 @@ static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) 
 }
 
 
-static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_bullet_pool_t *p = &w->components.bullet;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -369,7 +381,8 @@ static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_frozen_pool_t *p = &w->components.frozen;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -897,19 +910,45 @@ bool game_apply_deferred(game_world_t *w) {
 #define GAME__COLD
 #endif
 
-/* Where each pooled component's hooks sit in the world, in pool order. */
-static const size_t game__hooks_offsets[] = { offsetof(game_world_t, hooks.position), offsetof(game_world_t, hooks.velocity), offsetof(game_world_t, hooks.health), offsetof(game_world_t, hooks.name), offsetof(game_world_t, hooks.target), offsetof(game_world_t, hooks.cargo), offsetof(game_world_t, hooks.mood), offsetof(game_world_t, hooks.lifetime), offsetof(game_world_t, hooks.radius), offsetof(game_world_t, hooks.player), offsetof(game_world_t, hooks.asteroid), offsetof(game_world_t, hooks.bullet), offsetof(game_world_t, hooks.frozen) };
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(game_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(game_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(game_world_t *w, ecs_entity_t e);
+    void (*removing)(game_world_t *w, ecs_entity_t e);
+    void (*removed)(game_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} game__pool_ops_t;
 
-/* The hooks of the k-th pooled component. */
+static const game__pool_ops_t game__pool_ops[] = {
+    { game__position_insert, game__position_erase, game__position_added, game__position_removing, NULL, offsetof(game_world_t, hooks.position) },
+    { game__velocity_insert, game__velocity_erase, game__velocity_added, game__velocity_removing, NULL, offsetof(game_world_t, hooks.velocity) },
+    { game__health_insert, game__health_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health) },
+    { game__name_insert, game__name_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name) },
+    { game__target_insert, game__target_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target) },
+    { game__cargo_insert, game__cargo_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo) },
+    { game__mood_insert, game__mood_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood) },
+    { game__lifetime_insert, game__lifetime_erase, game__lifetime_added, game__lifetime_removing, NULL, offsetof(game_world_t, hooks.lifetime) },
+    { game__radius_insert, game__radius_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius) },
+    { game__player_insert, game__player_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player) },
+    { game__asteroid_insert, game__asteroid_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid) },
+    { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet) },
+    { game__frozen_insert, game__frozen_erase, game__frozen_added, NULL, game__frozen_removed, offsetof(game_world_t, hooks.frozen) },
+    { NULL, NULL, NULL, NULL, NULL, 0 }, /* clock: a singleton */
+};
+
+/* The hooks of the component at place k of the metadata table. */
 static const game_hooks_t *game__hooks_at(const game_world_t *w, uint32_t k) {
-    return (const game_hooks_t *)(const void *)((const char *)w + game__hooks_offsets[k]);
+    return (const game_hooks_t *)(const void *)((const char *)w + game__pool_ops[k].hooks);
 }
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
-        const game_hooks_t *h = game__hooks_at(w, k);
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
         const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
         if (h->on_add && game__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
     }
@@ -918,9 +957,43 @@ static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
-        const game_hooks_t *h = game__hooks_at(w, k);
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
         if (h->on_remove && ecs_meta_has(w, &game_meta.components[game_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
     }
+}
+
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *w = world;
+    uint32_t k = (uint32_t)(c - game_meta.components);
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    const game_hooks_t *h = game__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
@@ -929,7 +1002,7 @@ static void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
-        const game_hooks_t *h = game__hooks_at(w, k);
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
 }
@@ -1020,10 +1093,10 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->mood && !game__mood_insert(w, e, desc->mood)) goto out_of_memory;
     if (desc->lifetime && !game__lifetime_insert(w, e, desc->lifetime)) goto out_of_memory;
     if (desc->radius && !game__radius_insert(w, e, desc->radius)) goto out_of_memory;
-    if (desc->player && !game__player_insert(w, e)) goto out_of_memory;
-    if (desc->asteroid && !game__asteroid_insert(w, e)) goto out_of_memory;
-    if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
-    if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
+    if (desc->player && !game__player_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->asteroid && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->bullet && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
     game__groups_spawned(w, e);
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
@@ -1151,40 +1224,12 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the component's change
- * function, out of line: the same steps, with the hooks fired. It is also the metadata's
- * change (ecs_meta.h), which deferred commands and the loader call. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-/* position: add, set (value: a game_position_t) or remove, firing its hooks. */
-static GAME__COLD bool game__position_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_position(w, e)) return false;
-        if (w->hooks.position.on_remove) {
-            w->hooks.position.on_remove(w, e, w->hooks.position.user);
-            if (!game_has_position(w, e)) return true; /* a hook removed it */
-        }
-        game__position_removing(w, e);
-        game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_position_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, v)) return false;
-        game__position_added(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__position_write(&w->components.position, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
 
 bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__position_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1197,7 +1242,7 @@ bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
 }
 
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__position_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
@@ -1206,7 +1251,7 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
 }
 
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__position_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1216,36 +1261,9 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* velocity: add, set (value: a game_velocity_t) or remove, firing its hooks. */
-static GAME__COLD bool game__velocity_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_velocity(w, e)) return false;
-        if (w->hooks.velocity.on_remove) {
-            w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-            if (!game_has_velocity(w, e)) return true; /* a hook removed it */
-        }
-        game__velocity_removing(w, e);
-        game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_velocity_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, v)) return false;
-        game__velocity_added(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__velocity_write(&w->components.velocity, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
 
 bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__velocity_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1258,7 +1276,7 @@ bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
 }
 
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__velocity_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
@@ -1267,7 +1285,7 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
 }
 
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__velocity_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1277,34 +1295,9 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* health: add, set (value: a game_health_t) or remove, firing its hooks. */
-static GAME__COLD bool game__health_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_health(w, e)) return false;
-        if (w->hooks.health.on_remove) {
-            w->hooks.health.on_remove(w, e, w->hooks.health.user);
-            if (!game_has_health(w, e)) return true; /* a hook removed it */
-        }
-        game__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_health_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__health_write(&w->components.health, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
 
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__health_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
@@ -1313,13 +1306,13 @@ bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__health_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            game__health_insert(w, e, &v);
 }
 
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__health_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1327,34 +1320,9 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* name: add, set (value: a game_name_t) or remove, firing its hooks. */
-static GAME__COLD bool game__name_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_name(w, e)) return false;
-        if (w->hooks.name.on_remove) {
-            w->hooks.name.on_remove(w, e, w->hooks.name.user);
-            if (!game_has_name(w, e)) return true; /* a hook removed it */
-        }
-        game__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_name_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__name_write(&w->components.name, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
 
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__name_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
@@ -1363,13 +1331,13 @@ bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__name_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            game__name_insert(w, e, &v);
 }
 
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__name_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1377,34 +1345,9 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* target: add, set (value: a game_target_t) or remove, firing its hooks. */
-static GAME__COLD bool game__target_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_target(w, e)) return false;
-        if (w->hooks.target.on_remove) {
-            w->hooks.target.on_remove(w, e, w->hooks.target.user);
-            if (!game_has_target(w, e)) return true; /* a hook removed it */
-        }
-        game__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_target_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__target_insert(w, e, v)) return false;
-        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__target_write(&w->components.target, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
-    return true;
-}
 
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__target_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
@@ -1413,13 +1356,13 @@ bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__target_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            game__target_insert(w, e, &v);
 }
 
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__target_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1427,34 +1370,9 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* cargo: add, set (value: a game_cargo_t) or remove, firing its hooks. */
-static GAME__COLD bool game__cargo_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_cargo(w, e)) return false;
-        if (w->hooks.cargo.on_remove) {
-            w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
-            if (!game_has_cargo(w, e)) return true; /* a hook removed it */
-        }
-        game__cargo_erase(w, e, ecs_sparse_row(&w->components.cargo.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_cargo_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__cargo_insert(w, e, v)) return false;
-        if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__cargo_write(&w->components.cargo, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
-    return true;
-}
 
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__cargo_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
@@ -1463,13 +1381,13 @@ bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__cargo_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
            game__cargo_insert(w, e, &v);
 }
 
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__cargo_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1477,34 +1395,9 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* mood: add, set (value: a game_mood_t) or remove, firing its hooks. */
-static GAME__COLD bool game__mood_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_mood(w, e)) return false;
-        if (w->hooks.mood.on_remove) {
-            w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
-            if (!game_has_mood(w, e)) return true; /* a hook removed it */
-        }
-        game__mood_erase(w, e, ecs_sparse_row(&w->components.mood.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_mood_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__mood_insert(w, e, v)) return false;
-        if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__mood_write(&w->components.mood, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
-    return true;
-}
 
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__mood_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
@@ -1513,13 +1406,13 @@ bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__mood_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
            game__mood_insert(w, e, &v);
 }
 
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__mood_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1527,36 +1420,9 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* lifetime: add, set (value: a game_lifetime_t) or remove, firing its hooks. */
-static GAME__COLD bool game__lifetime_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_lifetime(w, e)) return false;
-        if (w->hooks.lifetime.on_remove) {
-            w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
-            if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
-        }
-        game__lifetime_removing(w, e);
-        game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_lifetime_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, v)) return false;
-        game__lifetime_added(w, e);
-        if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__lifetime_write(&w->components.lifetime, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
-    return true;
-}
 
 bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__lifetime_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1569,7 +1435,7 @@ bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
 }
 
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__lifetime_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
@@ -1578,7 +1444,7 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
 }
 
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__lifetime_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1588,34 +1454,9 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* radius: add, set (value: a game_radius_t) or remove, firing its hooks. */
-static GAME__COLD bool game__radius_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_radius(w, e)) return false;
-        if (w->hooks.radius.on_remove) {
-            w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
-            if (!game_has_radius(w, e)) return true; /* a hook removed it */
-        }
-        game__radius_erase(w, e, ecs_sparse_row(&w->components.radius.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const game_radius_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__radius_insert(w, e, v)) return false;
-        if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        game__radius_write(&w->components.radius, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
-    return true;
-}
 
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__radius_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
@@ -1624,13 +1465,13 @@ bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__radius_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
            game__radius_insert(w, e, &v);
 }
 
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__radius_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1638,33 +1479,15 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* player: add or remove, firing its hooks (a set adds). */
-static GAME__COLD bool game__player_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_player(w, e)) return false;
-        if (w->hooks.player.on_remove) {
-            w->hooks.player.on_remove(w, e, w->hooks.player.user);
-            if (!game_has_player(w, e)) return true; /* a hook removed it */
-        }
-        game__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE || !game__player_insert(w, e)) return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__player_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           game__player_insert(w, e);
+           game__player_insert(w, e, NULL);
 }
 
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__player_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1672,33 +1495,15 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* asteroid: add or remove, firing its hooks (a set adds). */
-static GAME__COLD bool game__asteroid_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_asteroid(w, e)) return false;
-        if (w->hooks.asteroid.on_remove) {
-            w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
-            if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
-        }
-        game__asteroid_erase(w, e, ecs_sparse_row(&w->components.asteroid.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE || !game__asteroid_insert(w, e)) return false;
-    if (w->hooks.asteroid.on_add) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
-    return true;
-}
 
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__asteroid_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
-           game__asteroid_insert(w, e);
+           game__asteroid_insert(w, e, NULL);
 }
 
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__asteroid_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1706,33 +1511,15 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* bullet: add or remove, firing its hooks (a set adds). */
-static GAME__COLD bool game__bullet_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_bullet(w, e)) return false;
-        if (w->hooks.bullet.on_remove) {
-            w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
-            if (!game_has_bullet(w, e)) return true; /* a hook removed it */
-        }
-        game__bullet_erase(w, e, ecs_sparse_row(&w->components.bullet.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE || !game__bullet_insert(w, e)) return false;
-    if (w->hooks.bullet.on_add) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
-    return true;
-}
 
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__bullet_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
-           game__bullet_insert(w, e);
+           game__bullet_insert(w, e, NULL);
 }
 
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__bullet_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1740,38 +1527,18 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* frozen: add or remove, firing its hooks (a set adds). */
-static GAME__COLD bool game__frozen_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!game_has_frozen(w, e)) return false;
-        if (w->hooks.frozen.on_remove) {
-            w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
-            if (!game_has_frozen(w, e)) return true; /* a hook removed it */
-        }
-        game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
-        game__frozen_removed(w, e);
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE || !game__frozen_insert(w, e)) return false;
-    game__frozen_added(w, e);
-    if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
-    return true;
-}
 
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__frozen_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
-        !game__frozen_insert(w, e))
+        !game__frozen_insert(w, e, NULL))
         return false;
     game__frozen_added(w, e);
     return true;
 }
 
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__frozen_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1852,19 +1619,19 @@ static const ecs_meta_field_t game__clock_meta_fields[] = {
 };
 
 static const ecs_meta_component_t game__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__name_meta_change },
-    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__target_meta_change },
-    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__cargo_meta_change },
-    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__mood_meta_change },
-    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__lifetime_meta_change },
-    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__radius_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__player_meta_change },
-    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__asteroid_meta_change },
-    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__bullet_meta_change },
-    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__frozen_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__change },
     { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
 };
 

@@ -15,7 +15,8 @@ static void server__position_write(server_position_pool_t *p, uint32_t row, cons
     p->y[row] = v->y;
 }
 
-static bool server__position_insert(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+static bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_position_t *v = value;
     server_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -74,7 +75,8 @@ static void server__velocity_write(server_velocity_pool_t *p, uint32_t row, cons
     p->y[row] = v->y;
 }
 
-static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_velocity_t *v = value;
     server_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -133,7 +135,8 @@ static void server__health_write(server_health_pool_t *p, uint32_t row, const se
     p->max[row] = v->max;
 }
 
-static bool server__health_insert(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+static bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_health_t *v = value;
     server_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -166,7 +169,8 @@ static void server__name_write(server_name_pool_t *p, uint32_t row, const server
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+static bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_name_t *v = value;
     server_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -193,7 +197,8 @@ static bool server__name_reserve(server_name_pool_t *p) {
 }
 
 
-static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
+static bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     server_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -221,7 +226,8 @@ static void server__target_write(server_target_pool_t *p, uint32_t row, const se
     p->entity[row] = v->entity;
 }
 
-static bool server__target_insert(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+static bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_target_t *v = value;
     server_target_pool_t *p = &w->components.target;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -253,7 +259,8 @@ static void server__connection_write(server_connection_pool_t *p, uint32_t row, 
     p->ping_ms[row] = v->ping_ms;
 }
 
-static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_connection_t *v = value;
     server_connection_pool_t *p = &w->components.connection;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -282,7 +289,8 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
 }
 
 
-static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
+static bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     server_replicated_pool_t *p = &w->components.replicated;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
@@ -720,19 +728,39 @@ bool server_apply_deferred(server_world_t *w) {
 #define SERVER__COLD
 #endif
 
-/* Where each pooled component's hooks sit in the world, in pool order. */
-static const size_t server__hooks_offsets[] = { offsetof(server_world_t, hooks.position), offsetof(server_world_t, hooks.velocity), offsetof(server_world_t, hooks.health), offsetof(server_world_t, hooks.name), offsetof(server_world_t, hooks.player), offsetof(server_world_t, hooks.target), offsetof(server_world_t, hooks.connection), offsetof(server_world_t, hooks.replicated) };
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(server_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(server_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(server_world_t *w, ecs_entity_t e);
+    void (*removing)(server_world_t *w, ecs_entity_t e);
+    void (*removed)(server_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} server__pool_ops_t;
 
-/* The hooks of the k-th pooled component. */
+static const server__pool_ops_t server__pool_ops[] = {
+    { server__position_insert, server__position_erase, server__position_added, server__position_removing, NULL, offsetof(server_world_t, hooks.position) },
+    { server__velocity_insert, server__velocity_erase, server__velocity_added, server__velocity_removing, NULL, offsetof(server_world_t, hooks.velocity) },
+    { server__health_insert, server__health_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health) },
+    { server__name_insert, server__name_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name) },
+    { server__player_insert, server__player_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player) },
+    { server__target_insert, server__target_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target) },
+    { server__connection_insert, server__connection_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection) },
+    { server__replicated_insert, server__replicated_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated) },
+};
+
+/* The hooks of the component at place k of the metadata table. */
 static const server_hooks_t *server__hooks_at(const server_world_t *w, uint32_t k) {
-    return (const server_hooks_t *)(const void *)((const char *)w + server__hooks_offsets[k]);
+    return (const server_hooks_t *)(const void *)((const char *)w + server__pool_ops[k].hooks);
 }
 
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
-        const server_hooks_t *h = server__hooks_at(w, k);
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
         if (h->on_add && server__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
     }
@@ -741,9 +769,43 @@ static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
-        const server_hooks_t *h = server__hooks_at(w, k);
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
         if (h->on_remove && ecs_meta_has(w, &server_meta.components[server_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
     }
+}
+
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *w = world;
+    uint32_t k = (uint32_t)(c - server_meta.components);
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    const server_hooks_t *h = server__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
@@ -752,7 +814,7 @@ static void server__hooks_put(server_world_t *w, server_hooks_t *at, const serve
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
-        const server_hooks_t *h = server__hooks_at(w, k);
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
 }
@@ -835,10 +897,10 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->velocity && !server__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
     if (desc->health && !server__health_insert(w, e, desc->health)) goto out_of_memory;
     if (desc->name && !server__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !server__player_insert(w, e)) goto out_of_memory;
+    if (desc->player && !server__player_insert(w, e, NULL)) goto out_of_memory;
     if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
-    if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
+    if (desc->replicated && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
     server__groups_spawned(w, e);
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
@@ -895,40 +957,12 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the component's change
- * function, out of line: the same steps, with the hooks fired. It is also the metadata's
- * change (ecs_meta.h), which deferred commands and the loader call. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-/* position: add, set (value: a server_position_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__position_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_position(w, e)) return false;
-        if (w->hooks.position.on_remove) {
-            w->hooks.position.on_remove(w, e, w->hooks.position.user);
-            if (!server_has_position(w, e)) return true; /* a hook removed it */
-        }
-        server__position_removing(w, e);
-        server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_position_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, v)) return false;
-        server__position_added(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__position_write(&w->components.position, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
 
 bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__position_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
@@ -941,7 +975,7 @@ bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v)
 }
 
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__position_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
@@ -950,7 +984,7 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
 }
 
 bool server_remove_position(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__position_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -960,36 +994,9 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* velocity: add, set (value: a server_velocity_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__velocity_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_velocity(w, e)) return false;
-        if (w->hooks.velocity.on_remove) {
-            w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-            if (!server_has_velocity(w, e)) return true; /* a hook removed it */
-        }
-        server__velocity_removing(w, e);
-        server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_velocity_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, v)) return false;
-        server__velocity_added(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__velocity_write(&w->components.velocity, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
 
 bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__velocity_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
@@ -1002,7 +1009,7 @@ bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
 }
 
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__velocity_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
@@ -1011,7 +1018,7 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
 }
 
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__velocity_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1021,34 +1028,9 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* health: add, set (value: a server_health_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__health_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_health(w, e)) return false;
-        if (w->hooks.health.on_remove) {
-            w->hooks.health.on_remove(w, e, w->hooks.health.user);
-            if (!server_has_health(w, e)) return true; /* a hook removed it */
-        }
-        server__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_health_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__health_write(&w->components.health, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
 
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__health_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
@@ -1057,13 +1039,13 @@ bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__health_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            server__health_insert(w, e, &v);
 }
 
 bool server_remove_health(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__health_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1071,34 +1053,9 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* name: add, set (value: a server_name_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__name_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_name(w, e)) return false;
-        if (w->hooks.name.on_remove) {
-            w->hooks.name.on_remove(w, e, w->hooks.name.user);
-            if (!server_has_name(w, e)) return true; /* a hook removed it */
-        }
-        server__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_name_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__name_write(&w->components.name, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
 
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__name_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
@@ -1107,13 +1064,13 @@ bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__name_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            server__name_insert(w, e, &v);
 }
 
 bool server_remove_name(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__name_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1121,33 +1078,15 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* player: add or remove, firing its hooks (a set adds). */
-static SERVER__COLD bool server__player_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_player(w, e)) return false;
-        if (w->hooks.player.on_remove) {
-            w->hooks.player.on_remove(w, e, w->hooks.player.user);
-            if (!server_has_player(w, e)) return true; /* a hook removed it */
-        }
-        server__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE || !server__player_insert(w, e)) return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool server_add_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__player_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           server__player_insert(w, e);
+           server__player_insert(w, e, NULL);
 }
 
 bool server_remove_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__player_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1155,34 +1094,9 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* target: add, set (value: a server_target_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__target_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_target(w, e)) return false;
-        if (w->hooks.target.on_remove) {
-            w->hooks.target.on_remove(w, e, w->hooks.target.user);
-            if (!server_has_target(w, e)) return true; /* a hook removed it */
-        }
-        server__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_target_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__target_insert(w, e, v)) return false;
-        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__target_write(&w->components.target, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
-    return true;
-}
 
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__target_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
@@ -1191,13 +1105,13 @@ bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__target_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            server__target_insert(w, e, &v);
 }
 
 bool server_remove_target(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__target_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1205,34 +1119,9 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* connection: add, set (value: a server_connection_t) or remove, firing its hooks. */
-static SERVER__COLD bool server__connection_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_connection(w, e)) return false;
-        if (w->hooks.connection.on_remove) {
-            w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
-            if (!server_has_connection(w, e)) return true; /* a hook removed it */
-        }
-        server__connection_erase(w, e, ecs_sparse_row(&w->components.connection.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    const server_connection_t *v = value;
-    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__connection_insert(w, e, v)) return false;
-        if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
-    } else {
-        if (op == ECS_META_OP_ADD) return false;
-        server__connection_write(&w->components.connection, row, v);
-    }
-    if (op == ECS_META_OP_SET && w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
-    return true;
-}
 
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__connection_meta_change(w, e, ECS_META_OP_SET, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
@@ -1241,13 +1130,13 @@ bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__connection_meta_change(w, e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
            server__connection_insert(w, e, &v);
 }
 
 bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__connection_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1255,33 +1144,15 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-/* replicated: add or remove, firing its hooks (a set adds). */
-static SERVER__COLD bool server__replicated_meta_change(void *world, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *w = world;
-    if (op == ECS_META_OP_REMOVE) {
-        if (!server_has_replicated(w, e)) return false;
-        if (w->hooks.replicated.on_remove) {
-            w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
-            if (!server_has_replicated(w, e)) return true; /* a hook removed it */
-        }
-        server__replicated_erase(w, e, ecs_sparse_row(&w->components.replicated.set, e));
-        return true;
-    }
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    (void)value;
-    if (ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE || !server__replicated_insert(w, e)) return false;
-    if (w->hooks.replicated.on_add) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
-    return true;
-}
 
 bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__replicated_meta_change(w, e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
-           server__replicated_insert(w, e);
+           server__replicated_insert(w, e, NULL);
 }
 
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__replicated_meta_change(w, e, ECS_META_OP_REMOVE, NULL);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1334,14 +1205,14 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
 };
 
 static const ecs_meta_component_t server__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__name_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__player_meta_change },
-    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__target_meta_change },
-    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__connection_meta_change },
-    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__replicated_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__change },
 };
 
 static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };

@@ -225,11 +225,10 @@ class Component:
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
         self.json_keys = names.internal(name, "keys") if not tag else None
-        # Run-time metadata (ecs_meta.h): its fields' table, its defaults as a value, and the
-        # function making its changes through void pointers; index: its place in the table.
+        # Run-time metadata (ecs_meta.h): its fields' table and its defaults as a value;
+        # index: its place in the table.
         self.meta_fields = names.internal(name, "meta_fields") if not tag else None
         self.default_value = names.internal(name, "default_value") if not tag else None
-        self.meta_change_fn = names.internal(name, "meta_change")
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has (not removed_fn)
@@ -483,7 +482,8 @@ class Schema:
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
         self.hooks_put_fn = self.names.internal("hooks", "put")
         self.hooks_at_fn = self.names.internal("hooks", "at")
-        self.hooks_offsets = self.names.internal("hooks", "offsets")
+        self.pool_ops, self.pool_ops_type = self.names.internal("pool", "ops"), self.names.internal("pool", "ops", "t")
+        self.change_fn = self.names.internal("change")  # add, set and remove through the metadata, hooks fired
         self.cold_macro = self.upper_internal("COLD")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
