@@ -16,7 +16,7 @@
  * per-entity component (rows allocated times row size plus the sparse set's pages and dense
  * ids), then each singleton's fields as JSON. */
 static int summary(const game_world_t *w) {
-    size_t total = (size_t)w->entities.capacity * sizeof *w->entities.slots;
+    size_t total = ecs_entities_memory(&w->entities);
     printf("entities: %zu live, %" PRIu32 " slots used\n", game_count(w), w->entities.used);
     printf("%-10s %8s %12s\n", "component", "entities", "memory");
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {

@@ -300,7 +300,7 @@ static inline size_t editor_count(const editor_world_t *w) {
 
 /* position */
 static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have position. */
@@ -315,7 +315,7 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_position_t editor_get_position(const editor_world_t *w, ecs_entity_t e) {
     const editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
     editor_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -331,14 +331,14 @@ typedef struct {
 
 static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_entity_t e) {
     editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_position_ref_t none = ECS_ZERO; return none; }
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have velocity. */
@@ -353,7 +353,7 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs_entity_t e) {
     const editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
     editor_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -369,14 +369,14 @@ typedef struct {
 
 static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_entity_t e) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_velocity_ref_t none = ECS_ZERO; return none; }
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have health. */
@@ -391,7 +391,7 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_entity_t e) {
     const editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
     editor_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -407,14 +407,14 @@ typedef struct {
 
 static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entity_t e) {
     editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_health_ref_t none = ECS_ZERO; return none; }
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have name. */
@@ -429,7 +429,7 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_t e) {
     const editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
     editor_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -443,14 +443,14 @@ typedef struct {
 
 static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t e) {
     editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_name_ref_t none = ECS_ZERO; return none; }
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
 
 /* player */
 static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have player. */
@@ -464,7 +464,7 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
 
 /* selected */
 static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have selected. */
@@ -478,7 +478,7 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
 
 /* gizmo */
 static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have gizmo. */
@@ -493,7 +493,7 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);
 
 static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entity_t e) {
     const editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
     editor_gizmo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -509,7 +509,7 @@ typedef struct {
 
 static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_t e) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_gizmo_ref_t none = ECS_ZERO; return none; }
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
@@ -646,7 +646,7 @@ static inline void editor__loop_leave(editor_iter_t *it) {
          ECS_PP_MAP(EDITOR__USE, ECS_PP_COMMA, it, __VA_ARGS__), editor__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(EDITOR__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(EDITOR__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  ? (it.id = ecs_cursor_id(&it.cursor__, it.n__ - 1u), ECS_PP_MAP(EDITOR__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
                   : (ECS_PP_MAP(EDITOR__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !EDITOR__LOOP_AT(&it)) {} else
 
 #define EDITOR_EACH_WITHOUT(w, it, none, ...)                                           \

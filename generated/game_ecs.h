@@ -381,7 +381,7 @@ static inline size_t game_count(const game_world_t *w) {
 
 /* position */
 static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have position. */
@@ -396,7 +396,7 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e);
 
 static inline game_position_t game_get_position(const game_world_t *w, ecs_entity_t e) {
     const game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
     game_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -412,14 +412,14 @@ typedef struct {
 
 static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_t e) {
     game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have velocity. */
@@ -434,7 +434,7 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
 
 static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entity_t e) {
     const game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
     game_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -450,14 +450,14 @@ typedef struct {
 
 static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_t e) {
     game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have health. */
@@ -472,7 +472,7 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e);
 
 static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t e) {
     const game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
     game_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -488,14 +488,14 @@ typedef struct {
 
 static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e) {
     game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have name. */
@@ -510,7 +510,7 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e);
 
 static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     const game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
     game_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -524,14 +524,14 @@ typedef struct {
 
 static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
     return (game_name_ref_t){ .value = &p->value[row] };
 }
 
 /* target */
 static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have target. */
@@ -546,7 +546,7 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e);
 
 static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t e) {
     const game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
     game_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -560,14 +560,14 @@ typedef struct {
 
 static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e) {
     game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
 
 /* cargo */
 static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have cargo. */
@@ -582,7 +582,7 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
 
 static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e) {
     const game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
     game_cargo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -598,14 +598,14 @@ typedef struct {
 
 static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
 
 /* mood */
 static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have mood. */
@@ -620,7 +620,7 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e);
 
 static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     const game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
     game_mood_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -634,14 +634,14 @@ typedef struct {
 
 static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
 
 /* lifetime */
 static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have lifetime. */
@@ -656,7 +656,7 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
 
 static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entity_t e) {
     const game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
     game_lifetime_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -670,14 +670,14 @@ typedef struct {
 
 static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_t e) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
 
 /* radius */
 static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have radius. */
@@ -692,7 +692,7 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e);
 
 static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t e) {
     const game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
     game_radius_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -706,14 +706,14 @@ typedef struct {
 
 static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e) {
     game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
 
 /* player */
 static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have player. */
@@ -727,7 +727,7 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e);
 
 /* asteroid */
 static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have asteroid. */
@@ -741,7 +741,7 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
 
 /* bullet */
 static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have bullet. */
@@ -755,7 +755,7 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
 
 /* frozen */
 static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have frozen. */
@@ -911,7 +911,7 @@ static inline void game__loop_leave(game_iter_t *it) {
          ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  ? (it.id = ecs_cursor_id(&it.cursor__, it.n__ - 1u), ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
                   : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !GAME__LOOP_AT(&it)) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \

@@ -242,9 +242,9 @@ typedef struct server_world {
 #endif
 
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
- * SERVER_WORLD_BYTES bytes in all (346176 plus sizeof(server_world_t) with 64-bit pointers),
+ * SERVER_WORLD_BYTES bytes in all (346304 plus sizeof(server_world_t) with 64-bit pointers),
  * and nothing is allocated after it: spawn returns ECS_NULL when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * sizeof(ecs_entity_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * 2u * sizeof(uint32_t) + 16u * sizeof(uint64_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -310,7 +310,7 @@ static inline size_t server_count(const server_world_t *w) {
 
 /* position */
 static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have position. */
@@ -325,7 +325,7 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e);
 
 static inline server_position_t server_get_position(const server_world_t *w, ecs_entity_t e) {
     const server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
     server_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -341,14 +341,14 @@ typedef struct {
 
 static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_entity_t e) {
     server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_position_ref_t none = ECS_ZERO; return none; }
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have velocity. */
@@ -363,7 +363,7 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e);
 
 static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs_entity_t e) {
     const server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
     server_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -379,14 +379,14 @@ typedef struct {
 
 static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_entity_t e) {
     server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_velocity_ref_t none = ECS_ZERO; return none; }
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have health. */
@@ -401,7 +401,7 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e);
 
 static inline server_health_t server_get_health(const server_world_t *w, ecs_entity_t e) {
     const server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
     server_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -417,14 +417,14 @@ typedef struct {
 
 static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entity_t e) {
     server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_health_ref_t none = ECS_ZERO; return none; }
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have name. */
@@ -439,7 +439,7 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e);
 
 static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_t e) {
     const server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
     server_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -453,14 +453,14 @@ typedef struct {
 
 static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t e) {
     server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_name_ref_t none = ECS_ZERO; return none; }
     return (server_name_ref_t){ .value = &p->value[row] };
 }
 
 /* player */
 static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have player. */
@@ -474,7 +474,7 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e);
 
 /* target */
 static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have target. */
@@ -489,7 +489,7 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e);
 
 static inline server_target_t server_get_target(const server_world_t *w, ecs_entity_t e) {
     const server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
     server_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -503,14 +503,14 @@ typedef struct {
 
 static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entity_t e) {
     server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_target_ref_t none = ECS_ZERO; return none; }
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
 
 /* connection */
 static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have connection. */
@@ -525,7 +525,7 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e);
 
 static inline server_connection_t server_get_connection(const server_world_t *w, ecs_entity_t e) {
     const server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
     server_connection_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
@@ -541,14 +541,14 @@ typedef struct {
 
 static inline server_connection_ref_t server_ref_connection(server_world_t *w, ecs_entity_t e) {
     server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_alive(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_connection_ref_t none = ECS_ZERO; return none; }
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
 
 /* replicated */
 static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE;
 }
 
 /* The number of entities that have replicated. */
@@ -693,7 +693,7 @@ static inline void server__loop_leave(server_iter_t *it) {
          ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)                                                                  \
         for (; it.n__ > it.lo__; it.n__--)                                                      \
             if (!(SERVER__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = (*it.cursor__.dense)[it.n__ - 1u], ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  ? (it.id = ecs_cursor_id(&it.cursor__, it.n__ - 1u), ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
                   : (ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !SERVER__LOOP_AT(&it)) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \

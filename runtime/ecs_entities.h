@@ -4,30 +4,50 @@
 
 #include "ecs_types.h"
 
-/* Each slot holds one of:
- *   live:    the entity's id (so a liveness test is one compare);
- *   free:    next generation << 32 | (next free slot + 1), a LIFO free list (0 ends it);
- *   retired: 0: its generation ran out, so it is never handed out again.
- * A free or retired slot never equals a valid id for that slot: its low bits differ. */
+/* Per slot, a 32-bit generation and a live bit (4.1 bytes a slot, so that a get or a liveness
+ * test touches little memory):
+ *   live:    the live entity's generation, live bit set;
+ *   free:    the generation its next entity gets, live bit clear; the slot is on the free
+ *            stack (last freed, first reused);
+ *   retired: live bit clear and not on the free stack: its generations ran out (or the stack
+ *            could not grow), so it is never handed out again.
+ * No live id has a free slot's generation (it was never issued), so a live bit is needed only
+ * to tell the live from the free: a component test (free slots have no components) serves
+ * as well, see ecs_entities_issued. */
 typedef struct ecs_entities {
-    ecs_entity_t *slots;
-    uint32_t used;      /* slots ever handed out (live, free or retired) */
-    uint32_t capacity;  /* slots allocated */
-    uint32_t alive;     /* live entities */
-    uint32_t free_head; /* first free slot + 1, 0 when none */
-    uint32_t limit;     /* at most this many slots; 0 = up to ECS_INDEX_MAX + 1 */
+    uint32_t *generation; /* per slot, see above */
+    uint64_t *live;       /* bit i % 64 of word i / 64: slot i is live */
+    uint32_t *free;       /* the free stack: free[free_count - 1] is reused next */
+    uint32_t free_count, free_capacity;
+    uint32_t used;     /* slots ever handed out (live, free or retired) */
+    uint32_t capacity; /* slots allocated (generations and live bits) */
+    uint32_t alive;    /* live entities */
+    uint32_t limit;    /* at most this many slots; 0 = up to ECS_INDEX_MAX + 1 */
 } ecs_entities_t;
 
 /* A zeroed ecs_entities_t is an empty table; limit may be set before first use. */
 void ecs_entities_fini(ecs_entities_t *t);
 
-/* Allocates room for n slots now (at most the limit), so that creating up to n entities
- * never allocates: fixed storage. False when out of memory or n exceeds the limit. */
+/* Allocates room for n slots now (at most the limit), and a free stack that holds them all,
+ * so that creating and destroying up to n entities never allocates: fixed storage. False
+ * when out of memory or n exceeds the limit. */
 bool ecs_entities_reserve(ecs_entities_t *t, uint32_t n);
 
-static inline bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
+/* Whether slot i (below used) holds a live entity. */
+static ECS_ALWAYS_INLINE bool ecs_entities_live_at(const ecs_entities_t *t, uint32_t i) {
+    return (t->live[i >> 6] >> (i & 63u)) & 1u;
+}
+
+/* Whether e's generation is its slot's: true for the live id of the slot, and for the id
+ * its next entity will get (issued to no one yet). One load: callers that go on to test a
+ * component of e (which a free slot never has) need no more to tell live from stale. */
+static ECS_ALWAYS_INLINE bool ecs_entities_issued(const ecs_entities_t *t, ecs_entity_t e) {
     uint32_t i = ecs_entity_index(e);
-    return i < t->used && t->slots[i] == e;
+    return i < t->used && t->generation[i] == ecs_entity_generation(e);
+}
+
+static ECS_ALWAYS_INLINE bool ecs_entities_alive(const ecs_entities_t *t, ecs_entity_t e) {
+    return ecs_entities_issued(t, e) && ecs_entities_live_at(t, ecs_entity_index(e));
 }
 
 /* The most slots the table may hold. */
@@ -39,54 +59,59 @@ static inline uint32_t ecs_entities_max_slots(const ecs_entities_t *t) {
  * runs out. */
 bool ecs_entities_grow(ecs_entities_t *t, uint32_t need);
 
+/* Room on the free stack for one more slot (destroy's cold path); false when out of memory. */
+bool ecs_entities_grow_free(ecs_entities_t *t);
+
 /* A fresh id; ECS_NULL when the limit is reached or memory runs out. Inline (as destroy), so
  * generated spawn and destroy make no call into the runtime. */
 static inline ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
     uint32_t index;
-    uint32_t generation;
-    if (t->free_head) {
-        index = t->free_head - 1u;
-        generation = ecs_entity_generation(t->slots[index]);
-        t->free_head = (uint32_t)(t->slots[index] & UINT32_MAX); /* the link to the next free slot */
+    if (t->free_count) {
+        index = t->free[--t->free_count];
     } else {
         if (t->used >= t->capacity && !ecs_entities_grow(t, t->used + 1u)) return ECS_NULL;
         index = t->used++;
-        generation = 0;
+        t->generation[index] = 0;
     }
-    ecs_entity_t e = ecs_entity_make(index, generation);
-    t->slots[index] = e;
+    t->live[index >> 6] |= (uint64_t)1 << (index & 63u);
     t->alive++;
-    return e;
+    return ecs_entity_make(index, t->generation[index]);
 }
 
 /* Makes e stale; false (nothing changes) when e is not live. A slot whose generation would
- * wrap is retired rather than reissued, so no stale id can ever become live again. */
+ * wrap is retired rather than reissued, so no stale id can ever become live again; so is one
+ * the free stack has no room for (out of memory: the slot is lost, never an id). */
 static inline bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e) {
     if (!ecs_entities_alive(t, e)) return false;
     uint32_t index = ecs_entity_index(e);
-    uint32_t generation = ecs_entity_generation(e);
-    if (generation == UINT32_MAX) {
-        t->slots[index] = 0; /* retired */
-    } else {
-        t->slots[index] = ((ecs_entity_t)(generation + 1u) << 32) | t->free_head;
-        t->free_head = index + 1u;
-    }
+    t->live[index >> 6] &= ~((uint64_t)1 << (index & 63u));
     t->alive--;
+    if (ecs_entity_generation(e) == UINT32_MAX) return true; /* retired */
+    t->generation[index] = ecs_entity_generation(e) + 1u;
+    if (t->free_count < t->free_capacity || ecs_entities_grow_free(t)) t->free[t->free_count++] = index;
     return true;
 }
 
 /* The id live in slot i, or ECS_NULL when the slot is free, retired or never used. */
 static inline ecs_entity_t ecs_entities_at(const ecs_entities_t *t, uint32_t i) {
-    return i < t->used && t->slots[i] != 0 && ecs_entity_index(t->slots[i]) == i ? t->slots[i] : ECS_NULL;
+    return i < t->used && ecs_entities_live_at(t, i) ? ecs_entity_make(i, t->generation[i]) : ECS_NULL;
 }
+
+/* For each slot below `used`, the lowest generation a new entity there may get without
+ * bringing back an id this table issued: a live slot's generation + 1, a free slot's next
+ * generation, UINT32_MAX + 1 for a retired slot (none may). */
+void ecs_entities_next_generations(const ecs_entities_t *t, uint64_t *next);
 
 /* Rebuilds the table so that exactly the ids in live[0..n) are live, e.g. after a load.
  * Every other slot below `used` becomes free and will next be issued with generation
- * next_generation[i] (NULL: 0); a value above UINT32_MAX retires the slot. Passing
- * generations above any id seen for a slot keeps stale ids stale. `used` must exceed every
- * index in live. The table keeps at least its capacity (fixed storage stays fixed). False (t untouched) on null or duplicate slots, a limit exceeded, or out
- * of memory. */
+ * next_generation[i] (NULL: 0), the lowest index first; a value above UINT32_MAX retires the
+ * slot. Passing generations above any id seen for a slot keeps stale ids stale. `used` must
+ * exceed every index in live. The table keeps at least its capacity (fixed storage stays
+ * fixed). False (t untouched) on null or duplicate slots, a limit exceeded, or out of memory. */
 bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t n, uint32_t used,
                           const uint64_t *next_generation);
+
+/* Bytes allocated by the table, for memory reports. */
+size_t ecs_entities_memory(const ecs_entities_t *t);
 
 #endif

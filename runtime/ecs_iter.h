@@ -3,19 +3,24 @@
 #ifndef ECS_ITER_H
 #define ECS_ITER_H
 
+#include "ecs_entities.h"
 #include "ecs_sparse.h"
 
 /* What a loop can walk: the dense entity array of a sparse set (rows 0..*count-1), or the
  * entity table's slots (slots 0..*count-1, live ones only) for slot storage. Both through
  * pointers, so a loop sees arrays that grow under it and counts that shrink. */
 typedef struct ecs_walk {
-    ecs_entity_t *const *dense;
+    ecs_entity_t *const *dense;  /* a set's dense array (NULL when walking slots) */
     const uint32_t *count;
-    bool slots; /* entity slots: a slot that is not live holds no id of its own index */
+    const ecs_entities_t *slots; /* the entity table, when walking its slots (else NULL) */
 } ecs_walk_t;
 
 static inline ecs_walk_t ecs_walk_set(const ecs_sparse_t *set) {
-    return (ecs_walk_t){ &set->dense, &set->count, false };
+    return (ecs_walk_t){ &set->dense, &set->count, NULL };
+}
+
+static inline ecs_walk_t ecs_walk_slots(const ecs_entities_t *t) {
+    return (ecs_walk_t){ NULL, &t->used, t };
 }
 
 /* Walks one ecs_walk_t from the last row to the first. Backwards, so removing the current
@@ -24,9 +29,9 @@ static inline ecs_walk_t ecs_walk_set(const ecs_sparse_t *set) {
 typedef struct ecs_cursor {
     ecs_entity_t *const *dense;
     const uint32_t *limit;
-    uint32_t next;  /* rows next-1 .. 0 remain; after a step, the current row (or slot) */
-    bool aligned;   /* walking an owning group: every term's row is the cursor's */
-    bool slots;
+    uint32_t next; /* rows next-1 .. 0 remain; after a step, the current row (or slot) */
+    bool aligned;  /* walking an owning group: every term's row is the cursor's */
+    const ecs_entities_t *slots;
 } ecs_cursor_t;
 
 /* A cursor over the shortest of walks[0..n); a set rather than the slots on a tie, since a
@@ -43,16 +48,21 @@ static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_walk_t *walks
 /* A cursor over the members of an owning group: rows 0..*count-1 of set (any pool the
  * group owns), where every owned pool holds the same entity. */
 static inline ecs_cursor_t ecs_cursor_group(const ecs_sparse_t *set, const uint32_t *count) {
-    return (ecs_cursor_t){ &set->dense, count, *count, true, false };
+    return (ecs_cursor_t){ &set->dense, count, *count, true, NULL };
+}
+
+/* The entity at row (or live slot) i of the cursor's walk. */
+static inline ecs_entity_t ecs_cursor_id(const ecs_cursor_t *c, uint32_t i) {
+    return c->slots ? ecs_entity_make(i, c->slots->generation[i]) : (*c->dense)[i];
 }
 
 /* Moves to the next member and stores it in *e; false when done. */
 static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
     if (c->next > *c->limit) c->next = *c->limit; /* rows were removed behind us */
     while (c->next) {
-        ecs_entity_t x = (*c->dense)[--c->next];
-        if (!c->slots || (x != ECS_NULL && ecs_entity_index(x) == c->next)) {
-            *e = x;
+        uint32_t i = --c->next;
+        if (!c->slots || ecs_entities_live_at(c->slots, i)) {
+            *e = ecs_cursor_id(c, i);
             return true;
         }
     }

@@ -321,12 +321,13 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
     }
     /* A free slot's next generation is above every handle the replaced table issued for it
      * (a quick-save then quick-load must not bring a destroyed entity's handle back). */
-    for (uint32_t i = 0; ok && c->previous && i < c->previous->used; i++) {
-        ecs_entity_t slot = c->previous->slots[i];
-        uint64_t floor = slot == 0 ? (uint64_t)UINT32_MAX + 1u /* retired: stays retired */
-                         : ecs_entities_at(c->previous, i) != ECS_NULL ? (uint64_t)ecs_entity_generation(slot) + 1u
-                                                                       : ecs_entity_generation(slot);
-        if (next[i] < floor) next[i] = floor;
+    uint64_t *before = ok && c->previous && c->previous->used ? ecs_calloc(c->previous->used, sizeof *before) : NULL;
+    if (ok && c->previous && c->previous->used && !before) ok = ecs_json_oom(c);
+    if (before) {
+        ecs_entities_next_generations(c->previous, before);
+        for (uint32_t i = 0; i < c->previous->used; i++)
+            if (next[i] < before[i]) next[i] = before[i];
+        ecs_free(before);
     }
     if (ok && !ecs_entities_restore(t, ids, n, (uint32_t)used, next)) ok = ecs_json_oom(c);
     ecs_free(next);

@@ -9,6 +9,14 @@
 /* Generated code states the runtime API it was made for; a mismatch is a compile error. */
 #define ECS_RUNTIME_API 2
 
+/* For the one-line tests every hot path makes (liveness): inline even where the compiler's
+ * size heuristics would not (a generated destroy or spawn calls them from many places). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ECS_ALWAYS_INLINE inline
+#endif
+
 /* An entity id: generation in the high 32 bits, slot index + 1 in the low 32 bits, so that
  * 0 is never a valid id. A destroyed id stays stale forever: its slot's generation moves on. */
 typedef uint64_t ecs_entity_t;

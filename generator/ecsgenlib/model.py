@@ -569,7 +569,9 @@ class Schema:
         rows += f" + sizeof({self.command_type})"  # deferred commands, and their values
         if self.data:
             rows += f" + sizeof({self.value_type})"
-        return (f"(sizeof({self.world_type}) + (size_t){n} * sizeof(ecs_entity_t) + {len(self.sparse_pooled)}u * ({per_pool}) + "
+        # the entity table: a generation and a free-stack entry per slot, a live bit per slot
+        table = f"(size_t){n} * 2u * sizeof(uint32_t) + {-(-self.max_entities // 64)}u * sizeof(uint64_t)"
+        return (f"(sizeof({self.world_type}) + {table} + {len(self.sparse_pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
     @property
@@ -586,7 +588,7 @@ class Schema:
         row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
         row += 16 + max((c.bytes_64 for c in self.data), default=0)  # a command and a value
         row += self.mask_words * self.mask_bits // 8 if self.slotted else 0
-        return n * 8 + len(self.sparse_pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
+        return n * 8 + -(-n // 64) * 8 + len(self.sparse_pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     @property
     def fixed_storage_calls(self):

@@ -495,6 +495,7 @@ typedef struct {
     int visits[TALLY];
     bool expected[TALLY]; /* matched at the start, and nothing excused it since */
     int n;
+    bool slot_walk; /* every component named has slot storage: a spawned entity may be met */
 } F(tally_t);
 
 static int F(tally_slot)(F(tally_t) *t, ecs_entity_t id) {
@@ -543,7 +544,9 @@ static void F(loop_change)(F(world_t) *w, rd_t *r, ecs_entity_t cur, bool *cur_a
         ecs_entity_t e = F(op_spawn)(w, r, &comps);
         if (e != ECS_NULL) {
             int s = F(tally_slot)(t, e);
-            if (s >= 0) t->visits[s] = -1; /* a visit would find it non-zero: spawned ones are never visited */
+            /* Spawned ones are never visited (-1: a visit finds it non-zero), except by a loop
+             * that walks the entity slots, which meets one in a free slot it has not reached. */
+            if (s >= 0) t->visits[s] = t->slot_walk ? 0 : -1;
             if (comps) *grew = true;
         }
         break;
@@ -572,6 +575,7 @@ static void F(op_loop)(F(world_t) *w, rd_t *r) {
     int q = rd_u8(r) % Q_KINDS;
     F(tally_t) t;
     t.n = 0;
+    t.slot_walk = q == Q_MARKED; /* marked has slot storage */
     for (int k = 0; k < F(m).n; k++)
         if (F(match)(q, F(m).e[k].has)) {
             int s = F(tally_slot)(&t, F(m).e[k].id);

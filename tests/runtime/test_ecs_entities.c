@@ -4,28 +4,36 @@
 #include <string.h>
 
 #include "check.h"
+#include "ecs_alloc.h"
 #include "ecs_entities.h"
 
 /* A copy of a table's state, to show that a refused call changed nothing. */
 typedef struct snapshot {
     ecs_entities_t head;
-    ecs_entity_t *slots;
+    uint32_t *generation, *free;
+    uint64_t *live;
 } snapshot_t;
 
+static void *copy(const void *p, size_t bytes) {
+    void *q = malloc(bytes ? bytes : 1);
+    if (bytes) memcpy(q, p, bytes);
+    return q;
+}
+
 static snapshot_t snapshot_take(const ecs_entities_t *t) {
-    snapshot_t s = { *t, NULL };
-    if (t->used) {
-        s.slots = malloc(t->used * sizeof *s.slots);
-        memcpy(s.slots, t->slots, t->used * sizeof *s.slots);
-    }
-    return s;
+    return (snapshot_t){ *t, copy(t->generation, t->used * sizeof *t->generation),
+                         copy(t->free, t->free_count * sizeof *t->free),
+                         copy(t->live, (t->used + 63u) / 64u * sizeof *t->live) };
 }
 
 static bool snapshot_same(snapshot_t *s, const ecs_entities_t *t) {
-    bool same = s->head.slots == t->slots && s->head.used == t->used && s->head.capacity == t->capacity &&
-                s->head.alive == t->alive && s->head.free_head == t->free_head && s->head.limit == t->limit &&
-                (t->used == 0 || memcmp(s->slots, t->slots, t->used * sizeof *s->slots) == 0);
-    free(s->slots);
+    bool same = memcmp(&s->head, t, sizeof *t) == 0 &&
+                memcmp(s->generation, t->generation, t->used * sizeof *t->generation) == 0 &&
+                memcmp(s->free, t->free, t->free_count * sizeof *t->free) == 0 &&
+                memcmp(s->live, t->live, (t->used + 63u) / 64u * sizeof *t->live) == 0;
+    free(s->generation);
+    free(s->free);
+    free(s->live);
     return same;
 }
 
@@ -273,8 +281,94 @@ static void test_restore_refused(void) {
     ecs_entities_fini(&t);
 }
 
+/* A free slot's next id is "issued" (its generation is the slot's) but not alive: has and
+ * get stand on issued plus a component test, alive on the live bit. */
+static void test_issued_is_not_alive(void) {
+    ecs_entities_t t = { 0 };
+    ecs_entity_t a = ecs_entities_create(&t);
+    ecs_entity_t b = ecs_entities_create(&t);
+    CHECK(ecs_entities_destroy(&t, b));
+    ecs_entity_t next_b = ecs_entity_make(1, 1);
+    CHECK(ecs_entities_issued(&t, next_b));
+    CHECK(!ecs_entities_alive(&t, next_b));
+    CHECK(!ecs_entities_issued(&t, b));
+    CHECK(ecs_entities_issued(&t, a) && ecs_entities_alive(&t, a));
+    CHECK_EQ(ecs_entities_at(&t, 1), ECS_NULL);
+    CHECK_EQ(ecs_entities_at(&t, 0), a);
+    CHECK(!ecs_entities_issued(&t, ECS_NULL));
+    ecs_entities_fini(&t);
+}
+
+/* What a load needs from the table it replaces: per slot, the lowest generation that
+ * reissues none of its ids (live: one more; free: its next; retired: none at all). */
+static void test_next_generations(void) {
+    ecs_entities_t t = { 0 };
+    const uint64_t start[3] = { 4, UINT32_MAX, 0 };
+    CHECK(ecs_entities_restore(&t, NULL, 0, 3, start));
+    ecs_entity_t a = ecs_entities_create(&t); /* slot 0, generation 4 */
+    ecs_entity_t last = ecs_entities_create(&t); /* slot 1, generation UINT32_MAX */
+    CHECK_EQ(ecs_entity_generation(a), 4);
+    CHECK(ecs_entities_destroy(&t, last)); /* retires slot 1 */
+    uint64_t next[3];
+    ecs_entities_next_generations(&t, next);
+    CHECK_EQ(next[0], 5);
+    CHECK_EQ(next[1], (uint64_t)UINT32_MAX + 1u);
+    CHECK_EQ(next[2], 0);
+    ecs_entities_fini(&t);
+}
+
+static void *failing_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    if (size == 0) free(ptr);
+    return NULL;
+}
+
+/* Destroy never fails: when the free stack cannot grow, the slot is retired (lost, never
+ * reissued) rather than kept on a list. */
+static void test_free_stack_out_of_memory(void) {
+    ecs_entities_t t = { 0 };
+    ecs_entity_t ids[64];
+    for (int k = 0; k < 64; k++) ids[k] = ecs_entities_create(&t);
+    CHECK_EQ(t.free_capacity, 0);
+    ecs_set_allocator(&(ecs_allocator_t){ failing_realloc, NULL });
+    CHECK(ecs_entities_destroy(&t, ids[5]));
+    ecs_set_allocator(NULL);
+    CHECK(!ecs_entities_alive(&t, ids[5]));
+    CHECK_EQ(t.alive, 63);
+    CHECK_EQ(t.free_count, 0);
+    ecs_entity_t e = ecs_entities_create(&t);
+    CHECK_EQ(ecs_entity_index(e), 64); /* slot 5 is not reused */
+    uint64_t next[65];
+    ecs_entities_next_generations(&t, next);
+    CHECK_EQ(next[5], (uint64_t)UINT32_MAX + 1u);
+    /* With memory, the stack grows (at most to `used` entries) and slots come back. */
+    CHECK(ecs_entities_destroy(&t, ids[7]));
+    CHECK_EQ(t.free_count, 1);
+    CHECK(t.free_capacity >= 1 && t.free_capacity <= t.used);
+    CHECK_EQ(ecs_entity_index(ecs_entities_create(&t)), 7);
+    ecs_entities_fini(&t);
+}
+
+/* The table's memory: 4 bytes of generation and a live bit per slot allocated, 4 bytes per
+ * free-stack entry; nothing for the free stack until a slot is freed. */
+static void test_memory(void) {
+    ecs_entities_t t = { 0 };
+    for (int k = 0; k < 100; k++) ecs_entities_create(&t);
+    CHECK_EQ(t.capacity, 128);
+    CHECK_EQ(ecs_entities_memory(&t), 128 * 4 + 2 * 8);
+    ecs_entities_fini(&t);
+    t.limit = 1000; /* fixed storage: exactly the limit */
+    CHECK(ecs_entities_reserve(&t, 1000));
+    CHECK_EQ(ecs_entities_memory(&t), 1000 * 4 + 16 * 8 + 1000 * 4);
+    ecs_entities_fini(&t);
+}
+
 int main(void) {
     test_create_destroy_recycle();
+    test_issued_is_not_alive();
+    test_next_generations();
+    test_free_stack_out_of_memory();
+    test_memory();
     test_stale_ids_stay_stale();
     test_growth();
     test_limit();

@@ -123,7 +123,7 @@ static void test_slots_walk(void) {
     CHECK(ecs_entities_destroy(&t, ids[4]));
     ecs_sparse_t big = { 0 };
     fill(&big, 0, 50);
-    ecs_walk_t slots = { &t.slots, &t.used, true };
+    ecs_walk_t slots = ecs_walk_slots(&t);
     ecs_cursor_t cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&big), slots });
     CHECK(cur.slots);
     ecs_entity_t e, seen[6];
