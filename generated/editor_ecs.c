@@ -5,29 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: grow, insert, write, erase --------------------------------------------- */
-/* Field arrays grow first and the sparse set last, so running out of memory part way
- * leaves the pool as it was (some arrays merely larger). */
+/* ---- Pools: insert, write, erase --------------------------------------------------- */
+/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
+ * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
-static bool editor__position_grow(editor_position_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_position_t *v = value;
     editor_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !editor__position_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
@@ -71,25 +62,16 @@ static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static bool editor__velocity_grow(editor_velocity_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_velocity_t *v = value;
     editor_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !editor__velocity_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
@@ -133,25 +115,16 @@ static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static bool editor__health_grow(editor_health_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->current, cap, sizeof *p->current))) return false;
-    p->current = mem;
-    if (!(mem = ecs_realloc_array(p->max, cap, sizeof *p->max))) return false;
-    p->max = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
 
-static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
+static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_health_t *v = value;
     editor_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !editor__health_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
@@ -170,22 +143,15 @@ static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     p->max[row] = p->max[from];
 }
 
-static bool editor__name_grow(editor_name_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->value, cap, sizeof *p->value))) return false;
-    p->value = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
+static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_name_t *v = value;
     editor_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !editor__name_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
@@ -203,15 +169,11 @@ static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) 
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static bool editor__player_grow(editor_player_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool editor__player_insert(editor_world_t *w, ecs_entity_t e) {
+static bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     editor_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !editor__player_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
@@ -227,15 +189,11 @@ static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
 }
 
-static bool editor__selected_grow(editor_selected_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e) {
+static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     editor_selected_pool_t *p = &w->components.selected;
-    if (p->set.count == p->set.capacity && !editor__selected_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
@@ -251,25 +209,16 @@ static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t r
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
 }
 
-static bool editor__gizmo_grow(editor_gizmo_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->kind, cap, sizeof *p->kind))) return false;
-    p->kind = mem;
-    if (!(mem = ecs_realloc_array(p->size, cap, sizeof *p->size))) return false;
-    p->size = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
     p->kind[row] = v->kind;
     p->size[row] = v->size;
 }
 
-static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
+static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_gizmo_t *v = value;
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    if (p->set.count == p->set.capacity && !editor__gizmo_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
@@ -607,8 +556,23 @@ bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
- * bool), in pool order: defer_spawn walks these instead of a test per component. */
+ * bool), in pool order: defer_spawn and the spawn hooks walk these instead of a test per
+ * component. */
 static const size_t editor__desc_offsets[] = { offsetof(editor_spawn_desc_t, position), offsetof(editor_spawn_desc_t, velocity), offsetof(editor_spawn_desc_t, health), offsetof(editor_spawn_desc_t, name), offsetof(editor_spawn_desc_t, player), offsetof(editor_spawn_desc_t, selected), offsetof(editor_spawn_desc_t, gizmo) };
+
+/* The k-th pooled component (m) in desc: its value, or for a tag the member itself when
+ * true; NULL when desc leaves it out. */
+static const void *editor__desc_member(const editor_spawn_desc_t *desc, uint32_t k, const ecs_meta_component_t *m) {
+    const char *member = (const char *)desc + editor__desc_offsets[k];
+    if (m->kind == ECS_META_TAG) {
+        bool on;
+        memcpy(&on, member, sizeof on);
+        return on ? member : NULL;
+    }
+    const void *value;
+    memcpy(&value, member, sizeof value);
+    return value;
+}
 
 ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = editor_spawn(w, NULL);
@@ -618,16 +582,12 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
     editor__value_t v;
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
-        const char *member = (const char *)desc + editor__desc_offsets[k];
+        const void *value = editor__desc_member(desc, k, m);
         uint32_t op = 1u + 3u * editor_meta.pooled[k]; /* its add */
+        if (!value) continue;
         if (m->kind == ECS_META_TAG) {
-            bool on;
-            memcpy(&on, member, sizeof on);
-            if (on && !editor__defer(w, e, op, NULL)) goto no_room;
+            if (!editor__defer(w, e, op, NULL)) goto no_room;
         } else {
-            const void *value;
-            memcpy(&value, member, sizeof value);
-            if (!value) continue;
             memcpy(&v, value, m->size);
             if (!editor__defer(w, e, op, &v)) goto no_room;
         }
@@ -676,88 +636,131 @@ bool editor_apply_deferred(editor_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
-/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken.
+ * They walk the metadata table (editor_meta) and the offsets below rather than a test per
+ * component: the compile time stays linear in the number of components. */
 #if defined(__GNUC__)
 #define EDITOR__COLD __attribute__((noinline, cold))
 #else
 #define EDITOR__COLD
 #endif
 
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(editor_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(editor_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(editor_world_t *w, ecs_entity_t e);
+    void (*removing)(editor_world_t *w, ecs_entity_t e);
+    void (*removed)(editor_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} editor__pool_ops_t;
+
+static const editor__pool_ops_t editor__pool_ops[] = {
+    { editor__position_insert, editor__position_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position) },
+    { editor__velocity_insert, editor__velocity_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity) },
+    { editor__health_insert, editor__health_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health) },
+    { editor__name_insert, editor__name_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name) },
+    { editor__player_insert, editor__player_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player) },
+    { editor__selected_insert, editor__selected_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected) },
+    { editor__gizmo_insert, editor__gizmo_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo) },
+};
+
+/* The hooks of the component at place k of the metadata table. */
+static const editor_hooks_t *editor__hooks_at(const editor_world_t *w, uint32_t k) {
+    return (const editor_hooks_t *)(const void *)((const char *)w + editor__pool_ops[k].hooks);
+}
+
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
-    if (desc->position && w->hooks.position.on_add && editor_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    if (desc->velocity && w->hooks.velocity.on_add && editor_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    if (desc->health && w->hooks.health.on_add && editor_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    if (desc->name && w->hooks.name.on_add && editor_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    if (desc->player && w->hooks.player.on_add && editor_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    if (desc->selected && w->hooks.selected.on_add && editor_has_selected(w, e)) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
-    if (desc->gizmo && w->hooks.gizmo.on_add && editor_has_gizmo(w, e)) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
+        const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
+        if (h->on_add && editor__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
+    }
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.position.on_remove && editor_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
-    if (w->hooks.velocity.on_remove && editor_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-    if (w->hooks.health.on_remove && editor_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
-    if (w->hooks.name.on_remove && editor_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
-    if (w->hooks.player.on_remove && editor_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
-    if (w->hooks.selected.on_remove && editor_has_selected(w, e)) w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
-    if (w->hooks.gizmo.on_remove && editor_has_gizmo(w, e)) w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
+        if (h->on_remove && ecs_meta_has(w, &editor_meta.components[editor_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
+    }
 }
 
-/* After a component's hooks changed: whether any component has one. */
-static void editor__hooks_changed(editor_world_t *w) {
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    editor_world_t *w = world;
+    uint32_t k = (uint32_t)(c - editor_meta.components);
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    const editor_hooks_t *h = editor__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
+}
+
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+static void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks_t *hooks) {
+    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
+    *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
-    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
-    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
-    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
-    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
-    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
-    if (w->hooks.selected.on_add || w->hooks.selected.on_remove || w->hooks.selected.on_set) w->hooks.any__ = true;
-    if (w->hooks.gizmo.on_add || w->hooks.gizmo.on_remove || w->hooks.gizmo.on_set) w->hooks.any__ = true;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
+        if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
+    }
 }
 
 void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.position = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.position, hooks);
 }
 
 void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.velocity = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.velocity, hooks);
 }
 
 void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.health = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.health, hooks);
 }
 
 void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.name = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.name, hooks);
 }
 
 void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.player = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.player, hooks);
 }
 
 void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.selected = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.selected, hooks);
 }
 
 void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
-    static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.gizmo = hooks ? *hooks : none;
-    editor__hooks_changed(w);
+    editor__hooks_put(w, &w->hooks.gizmo, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -790,8 +793,8 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     if (desc->velocity && !editor__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
     if (desc->health && !editor__health_insert(w, e, desc->health)) goto out_of_memory;
     if (desc->name && !editor__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !editor__player_insert(w, e)) goto out_of_memory;
-    if (desc->selected && !editor__selected_insert(w, e)) goto out_of_memory;
+    if (desc->player && !editor__player_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
     if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     editor__groups_spawned(w, e);
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
@@ -867,51 +870,25 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
- * out of line: the same steps, with the hooks fired. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-static EDITOR__COLD bool editor__position_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
+
+bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, v)) return false;
-        editor__position_groups_after_add(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        editor__position_write(&w->components.position, row, v);
-    }
-    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
-
-static EDITOR__COLD bool editor__position_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !editor__position_insert(w, e, v))
-        return false;
-    editor__position_groups_after_add(w, e);
-    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    return true;
-}
-
-static bool editor__position_set_from(editor_world_t *w, ecs_entity_t e, const editor_position_t *v) {
-    if (w->hooks.any__) return editor__position_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, v)) return false;
+        if (!editor__position_insert(w, e, &v)) return false;
         editor__position_groups_after_add(w, e);
         return true;
     }
-    editor__position_write(&w->components.position, row, v);
+    editor__position_write(&w->components.position, row, &v);
     return true;
 }
 
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__position_set_from(w, e, &v);
-}
-
 bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__position_add_hooked(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
@@ -919,20 +896,8 @@ bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v)
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__position_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_position(w, e)) return false;
-    if (w->hooks.position.on_remove) {
-        w->hooks.position.on_remove(w, e, w->hooks.position.user);
-        if (!editor_has_position(w, e)) return true; /* a hook removed it */
-    }
-    editor__position_groups_before_remove(w, e);
-    editor__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-    return true;
-}
-
 bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__position_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -942,48 +907,22 @@ bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__velocity_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
+
+bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, v)) return false;
-        editor__velocity_groups_after_add(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        editor__velocity_write(&w->components.velocity, row, v);
-    }
-    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static EDITOR__COLD bool editor__velocity_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !editor__velocity_insert(w, e, v))
-        return false;
-    editor__velocity_groups_after_add(w, e);
-    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static bool editor__velocity_set_from(editor_world_t *w, ecs_entity_t e, const editor_velocity_t *v) {
-    if (w->hooks.any__) return editor__velocity_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, v)) return false;
+        if (!editor__velocity_insert(w, e, &v)) return false;
         editor__velocity_groups_after_add(w, e);
         return true;
     }
-    editor__velocity_write(&w->components.velocity, row, v);
+    editor__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__velocity_set_from(w, e, &v);
-}
-
 bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__velocity_add_hooked(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
@@ -991,20 +930,8 @@ bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v)
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__velocity_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_velocity(w, e)) return false;
-    if (w->hooks.velocity.on_remove) {
-        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-        if (!editor_has_velocity(w, e)) return true; /* a hook removed it */
-    }
-    editor__velocity_groups_before_remove(w, e);
-    editor__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-    return true;
-}
-
 bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__velocity_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1014,59 +941,24 @@ bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__health_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        editor__health_write(&w->components.health, row, v);
-    }
-    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
-
-static EDITOR__COLD bool editor__health_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !editor__health_insert(w, e, v))
-        return false;
-    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    return true;
-}
-
-static bool editor__health_set_from(editor_world_t *w, ecs_entity_t e, const editor_health_t *v) {
-    if (w->hooks.any__) return editor__health_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, v);
-    editor__health_write(&w->components.health, row, v);
-    return true;
-}
 
 bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__health_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
+    editor__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__health_add_hooked(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            editor__health_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__health_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_health(w, e)) return false;
-    if (w->hooks.health.on_remove) {
-        w->hooks.health.on_remove(w, e, w->hooks.health.user);
-        if (!editor_has_health(w, e)) return true; /* a hook removed it */
-    }
-    editor__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-    return true;
-}
-
 bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__health_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1074,59 +966,24 @@ bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__name_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        editor__name_write(&w->components.name, row, v);
-    }
-    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
-
-static EDITOR__COLD bool editor__name_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !editor__name_insert(w, e, v))
-        return false;
-    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    return true;
-}
-
-static bool editor__name_set_from(editor_world_t *w, ecs_entity_t e, const editor_name_t *v) {
-    if (w->hooks.any__) return editor__name_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, v);
-    editor__name_write(&w->components.name, row, v);
-    return true;
-}
 
 bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__name_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
+    editor__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__name_add_hooked(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            editor__name_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__name_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_name(w, e)) return false;
-    if (w->hooks.name.on_remove) {
-        w->hooks.name.on_remove(w, e, w->hooks.name.user);
-        if (!editor_has_name(w, e)) return true; /* a hook removed it */
-    }
-    editor__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-    return true;
-}
-
 bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__name_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1134,33 +991,15 @@ bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__player_add_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
-        !editor__player_insert(w, e))
-        return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__player_add_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           editor__player_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__player_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_player(w, e)) return false;
-    if (w->hooks.player.on_remove) {
-        w->hooks.player.on_remove(w, e, w->hooks.player.user);
-        if (!editor_has_player(w, e)) return true; /* a hook removed it */
-    }
-    editor__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-    return true;
+           editor__player_insert(w, e, NULL);
 }
 
 bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__player_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1168,33 +1007,15 @@ bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__selected_add_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE ||
-        !editor__selected_insert(w, e))
-        return false;
-    if (w->hooks.selected.on_add) w->hooks.selected.on_add(w, e, w->hooks.selected.user);
-    return true;
-}
 
 bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__selected_add_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
-           editor__selected_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__selected_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_selected(w, e)) return false;
-    if (w->hooks.selected.on_remove) {
-        w->hooks.selected.on_remove(w, e, w->hooks.selected.user);
-        if (!editor_has_selected(w, e)) return true; /* a hook removed it */
-    }
-    editor__selected_erase(w, e, ecs_sparse_row(&w->components.selected.set, e));
-    return true;
+           editor__selected_insert(w, e, NULL);
 }
 
 bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__selected_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1202,59 +1023,24 @@ bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static EDITOR__COLD bool editor__gizmo_set_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__gizmo_insert(w, e, v)) return false;
-        if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
-    } else {
-        editor__gizmo_write(&w->components.gizmo, row, v);
-    }
-    if (w->hooks.gizmo.on_set) w->hooks.gizmo.on_set(w, e, w->hooks.gizmo.user);
-    return true;
-}
-
-static EDITOR__COLD bool editor__gizmo_add_hooked(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE ||
-        !editor__gizmo_insert(w, e, v))
-        return false;
-    if (w->hooks.gizmo.on_add) w->hooks.gizmo.on_add(w, e, w->hooks.gizmo.user);
-    return true;
-}
-
-static bool editor__gizmo_set_from(editor_world_t *w, ecs_entity_t e, const editor_gizmo_t *v) {
-    if (w->hooks.any__) return editor__gizmo_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, v);
-    editor__gizmo_write(&w->components.gizmo, row, v);
-    return true;
-}
 
 bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__gizmo_set_from(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
+    editor__gizmo_write(&w->components.gizmo, row, &v);
+    return true;
 }
 
 bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__gizmo_add_hooked(w, e, &v);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
            editor__gizmo_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static EDITOR__COLD bool editor__gizmo_remove_hooked(editor_world_t *w, ecs_entity_t e) {
-    if (!editor_has_gizmo(w, e)) return false;
-    if (w->hooks.gizmo.on_remove) {
-        w->hooks.gizmo.on_remove(w, e, w->hooks.gizmo.user);
-        if (!editor_has_gizmo(w, e)) return true; /* a hook removed it */
-    }
-    editor__gizmo_erase(w, e, ecs_sparse_row(&w->components.gizmo.set, e));
-    return true;
-}
-
 bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__gizmo_remove_hooked(w, e);
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1263,8 +1049,8 @@ bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
-/* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * one function making its changes (add, set, remove); then the schema's table. */
+/* Per component: its enums' names, its fields' names and table and its defaults as a value
+ * (its change function, add, set and remove, sits with the components); then the schema's table. */
 
 static const char *const editor__position_keys[] = { "x", "y" };
 static const editor_position_t editor__position_default_value = { .x = 0.0f, .y = 0.0f };
@@ -1273,28 +1059,12 @@ static const ecs_meta_field_t editor__position_meta_fields[] = {
     { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.y) },
 };
 
-static bool editor__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *world = (editor_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return editor_remove_position(world, e);
-    /* from the pointer, as editor_add_position and editor_set_position do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return editor__position_add_hooked(world, e, (const editor_position_t *)value);
-    return editor__position_set_from(world, e, (const editor_position_t *)value);
-}
-
 static const char *const editor__velocity_keys[] = { "x", "y" };
 static const editor_velocity_t editor__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t editor__velocity_meta_fields[] = {
     { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.x) },
     { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.y) },
 };
-
-static bool editor__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *world = (editor_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return editor_remove_velocity(world, e);
-    /* from the pointer, as editor_add_velocity and editor_set_velocity do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return editor__velocity_add_hooked(world, e, (const editor_velocity_t *)value);
-    return editor__velocity_set_from(world, e, (const editor_velocity_t *)value);
-}
 
 static const char *const editor__health_keys[] = { "current", "max" };
 static const editor_health_t editor__health_default_value = { .current = 0, .max = 100 };
@@ -1303,37 +1073,11 @@ static const ecs_meta_field_t editor__health_meta_fields[] = {
     { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(editor_world_t, components.health.max) },
 };
 
-static bool editor__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *world = (editor_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return editor_remove_health(world, e);
-    /* from the pointer, as editor_add_health and editor_set_health do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return editor__health_add_hooked(world, e, (const editor_health_t *)value);
-    return editor__health_set_from(world, e, (const editor_health_t *)value);
-}
-
 static const char *const editor__name_keys[] = { "value" };
 static const editor_name_t editor__name_default_value = { .value = "" };
 static const ecs_meta_field_t editor__name_meta_fields[] = {
     { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(editor_world_t, components.name.value) },
 };
-
-static bool editor__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *world = (editor_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return editor_remove_name(world, e);
-    /* from the pointer, as editor_add_name and editor_set_name do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return editor__name_add_hooked(world, e, (const editor_name_t *)value);
-    return editor__name_set_from(world, e, (const editor_name_t *)value);
-}
-
-static bool editor__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? editor_remove_player((editor_world_t *)w, e) : editor_add_player((editor_world_t *)w, e);
-}
-
-static bool editor__selected_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? editor_remove_selected((editor_world_t *)w, e) : editor_add_selected((editor_world_t *)w, e);
-}
 
 static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
 
@@ -1344,22 +1088,14 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
     { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "", offsetof(editor_world_t, components.gizmo.size) },
 };
 
-static bool editor__gizmo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    editor_world_t *world = (editor_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return editor_remove_gizmo(world, e);
-    /* from the pointer, as editor_add_gizmo and editor_set_gizmo do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return editor__gizmo_add_hooked(world, e, (const editor_gizmo_t *)value);
-    return editor__gizmo_set_from(world, e, (const editor_gizmo_t *)value);
-}
-
 static const ecs_meta_component_t editor__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__name_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__player_meta_change },
-    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__selected_meta_change },
-    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__gizmo_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__change },
 };
 
 static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };

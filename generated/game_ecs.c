@@ -5,29 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: grow, insert, write, erase --------------------------------------------- */
-/* Field arrays grow first and the sparse set last, so running out of memory part way
- * leaves the pool as it was (some arrays merely larger). */
+/* ---- Pools: insert, write, erase --------------------------------------------------- */
+/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
+ * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
-static bool game__position_grow(game_position_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool game__position_insert(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+static bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_position_t *v = value;
     game_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !game__position_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
@@ -71,25 +62,16 @@ static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static bool game__velocity_grow(game_velocity_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_velocity_t *v = value;
     game_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !game__velocity_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
@@ -133,25 +115,16 @@ static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-static bool game__health_grow(game_health_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->current, cap, sizeof *p->current))) return false;
-    p->current = mem;
-    if (!(mem = ecs_realloc_array(p->max, cap, sizeof *p->max))) return false;
-    p->max = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
 
-static bool game__health_insert(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
+static bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_health_t *v = value;
     game_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !game__health_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
@@ -170,22 +143,15 @@ static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->max[row] = p->max[from];
 }
 
-static bool game__name_grow(game_name_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->value, cap, sizeof *p->value))) return false;
-    p->value = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool game__name_insert(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
+static bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_name_t *v = value;
     game_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !game__name_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
@@ -203,22 +169,15 @@ static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
-static bool game__target_grow(game_target_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->entity, cap, sizeof *p->entity))) return false;
-    p->entity = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
     p->entity[row] = v->entity;
 }
 
-static bool game__target_insert(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
+static bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_target_t *v = value;
     game_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !game__target_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
@@ -236,25 +195,16 @@ static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->entity[row] = p->entity[from];
 }
 
-static bool game__cargo_grow(game_cargo_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->items, cap, sizeof *p->items))) return false;
-    p->items = mem;
-    if (!(mem = ecs_realloc_array(p->count, cap, sizeof *p->count))) return false;
-    p->count = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
     memcpy(p->items[row], v->items, sizeof p->items[row]);
     p->count[row] = v->count;
 }
 
-static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
+static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_cargo_t *v = value;
     game_cargo_pool_t *p = &w->components.cargo;
-    if (p->set.count == p->set.capacity && !game__cargo_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
@@ -273,22 +223,15 @@ static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->count[row] = p->count[from];
 }
 
-static bool game__mood_grow(game_mood_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->state, cap, sizeof *p->state))) return false;
-    p->state = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
     p->state[row] = v->state;
 }
 
-static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
+static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_mood_t *v = value;
     game_mood_pool_t *p = &w->components.mood;
-    if (p->set.count == p->set.capacity && !game__mood_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
@@ -306,22 +249,15 @@ static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->state[row] = p->state[from];
 }
 
-static bool game__lifetime_grow(game_lifetime_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->seconds, cap, sizeof *p->seconds))) return false;
-    p->seconds = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
     p->seconds[row] = v->seconds;
 }
 
-static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_lifetime_t *v = value;
     game_lifetime_pool_t *p = &w->components.lifetime;
-    if (p->set.count == p->set.capacity && !game__lifetime_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
@@ -358,22 +294,15 @@ static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_
     p->seconds[row] = p->seconds[from];
 }
 
-static bool game__radius_grow(game_radius_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->metres, cap, sizeof *p->metres))) return false;
-    p->metres = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
     p->metres[row] = v->metres;
 }
 
-static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
+static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_radius_t *v = value;
     game_radius_pool_t *p = &w->components.radius;
-    if (p->set.count == p->set.capacity && !game__radius_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
@@ -391,15 +320,11 @@ static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     p->metres[row] = p->metres[from];
 }
 
-static bool game__player_grow(game_player_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool game__player_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !game__player_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
@@ -415,15 +340,11 @@ static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
 }
 
-static bool game__asteroid_grow(game_asteroid_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_asteroid_pool_t *p = &w->components.asteroid;
-    if (p->set.count == p->set.capacity && !game__asteroid_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
@@ -439,15 +360,11 @@ static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) 
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
 }
 
-static bool game__bullet_grow(game_bullet_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool game__bullet_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_bullet_pool_t *p = &w->components.bullet;
-    if (p->set.count == p->set.capacity && !game__bullet_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
@@ -463,15 +380,11 @@ static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
 }
 
-static bool game__frozen_grow(game_frozen_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool game__frozen_insert(game_world_t *w, ecs_entity_t e) {
+static bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     game_frozen_pool_t *p = &w->components.frozen;
-    if (p->set.count == p->set.capacity && !game__frozen_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
@@ -908,8 +821,23 @@ bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
- * bool), in pool order: defer_spawn walks these instead of a test per component. */
+ * bool), in pool order: defer_spawn and the spawn hooks walk these instead of a test per
+ * component. */
 static const size_t game__desc_offsets[] = { offsetof(game_spawn_desc_t, position), offsetof(game_spawn_desc_t, velocity), offsetof(game_spawn_desc_t, health), offsetof(game_spawn_desc_t, name), offsetof(game_spawn_desc_t, target), offsetof(game_spawn_desc_t, cargo), offsetof(game_spawn_desc_t, mood), offsetof(game_spawn_desc_t, lifetime), offsetof(game_spawn_desc_t, radius), offsetof(game_spawn_desc_t, player), offsetof(game_spawn_desc_t, asteroid), offsetof(game_spawn_desc_t, bullet), offsetof(game_spawn_desc_t, frozen) };
+
+/* The k-th pooled component (m) in desc: its value, or for a tag the member itself when
+ * true; NULL when desc leaves it out. */
+static const void *game__desc_member(const game_spawn_desc_t *desc, uint32_t k, const ecs_meta_component_t *m) {
+    const char *member = (const char *)desc + game__desc_offsets[k];
+    if (m->kind == ECS_META_TAG) {
+        bool on;
+        memcpy(&on, member, sizeof on);
+        return on ? member : NULL;
+    }
+    const void *value;
+    memcpy(&value, member, sizeof value);
+    return value;
+}
 
 ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = game_spawn(w, NULL);
@@ -919,16 +847,12 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     game__value_t v;
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
-        const char *member = (const char *)desc + game__desc_offsets[k];
+        const void *value = game__desc_member(desc, k, m);
         uint32_t op = 1u + 3u * game_meta.pooled[k]; /* its add */
+        if (!value) continue;
         if (m->kind == ECS_META_TAG) {
-            bool on;
-            memcpy(&on, member, sizeof on);
-            if (on && !game__defer(w, e, op, NULL)) goto no_room;
+            if (!game__defer(w, e, op, NULL)) goto no_room;
         } else {
-            const void *value;
-            memcpy(&value, member, sizeof value);
-            if (!value) continue;
             memcpy(&v, value, m->size);
             if (!game__defer(w, e, op, &v)) goto no_room;
         }
@@ -977,142 +901,162 @@ bool game_apply_deferred(game_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
-/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken.
+ * They walk the metadata table (game_meta) and the offsets below rather than a test per
+ * component: the compile time stays linear in the number of components. */
 #if defined(__GNUC__)
 #define GAME__COLD __attribute__((noinline, cold))
 #else
 #define GAME__COLD
 #endif
 
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(game_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(game_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(game_world_t *w, ecs_entity_t e);
+    void (*removing)(game_world_t *w, ecs_entity_t e);
+    void (*removed)(game_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} game__pool_ops_t;
+
+static const game__pool_ops_t game__pool_ops[] = {
+    { game__position_insert, game__position_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position) },
+    { game__velocity_insert, game__velocity_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity) },
+    { game__health_insert, game__health_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health) },
+    { game__name_insert, game__name_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name) },
+    { game__target_insert, game__target_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target) },
+    { game__cargo_insert, game__cargo_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo) },
+    { game__mood_insert, game__mood_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood) },
+    { game__lifetime_insert, game__lifetime_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime) },
+    { game__radius_insert, game__radius_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius) },
+    { game__player_insert, game__player_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player) },
+    { game__asteroid_insert, game__asteroid_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid) },
+    { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet) },
+    { game__frozen_insert, game__frozen_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen) },
+    { NULL, NULL, NULL, NULL, NULL, 0 }, /* clock: a singleton */
+};
+
+/* The hooks of the component at place k of the metadata table. */
+static const game_hooks_t *game__hooks_at(const game_world_t *w, uint32_t k) {
+    return (const game_hooks_t *)(const void *)((const char *)w + game__pool_ops[k].hooks);
+}
+
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static GAME__COLD void game__spawn_hooks(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
-    if (desc->position && w->hooks.position.on_add && game_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    if (desc->velocity && w->hooks.velocity.on_add && game_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    if (desc->health && w->hooks.health.on_add && game_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    if (desc->name && w->hooks.name.on_add && game_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    if (desc->target && w->hooks.target.on_add && game_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    if (desc->cargo && w->hooks.cargo.on_add && game_has_cargo(w, e)) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
-    if (desc->mood && w->hooks.mood.on_add && game_has_mood(w, e)) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
-    if (desc->lifetime && w->hooks.lifetime.on_add && game_has_lifetime(w, e)) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
-    if (desc->radius && w->hooks.radius.on_add && game_has_radius(w, e)) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
-    if (desc->player && w->hooks.player.on_add && game_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    if (desc->asteroid && w->hooks.asteroid.on_add && game_has_asteroid(w, e)) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
-    if (desc->bullet && w->hooks.bullet.on_add && game_has_bullet(w, e)) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
-    if (desc->frozen && w->hooks.frozen.on_add && game_has_frozen(w, e)) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
+        const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
+        if (h->on_add && game__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
+    }
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.position.on_remove && game_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
-    if (w->hooks.velocity.on_remove && game_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-    if (w->hooks.health.on_remove && game_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
-    if (w->hooks.name.on_remove && game_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
-    if (w->hooks.target.on_remove && game_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
-    if (w->hooks.cargo.on_remove && game_has_cargo(w, e)) w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
-    if (w->hooks.mood.on_remove && game_has_mood(w, e)) w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
-    if (w->hooks.lifetime.on_remove && game_has_lifetime(w, e)) w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
-    if (w->hooks.radius.on_remove && game_has_radius(w, e)) w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
-    if (w->hooks.player.on_remove && game_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
-    if (w->hooks.asteroid.on_remove && game_has_asteroid(w, e)) w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
-    if (w->hooks.bullet.on_remove && game_has_bullet(w, e)) w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
-    if (w->hooks.frozen.on_remove && game_has_frozen(w, e)) w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
+        if (h->on_remove && ecs_meta_has(w, &game_meta.components[game_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
+    }
 }
 
-/* After a component's hooks changed: whether any component has one. */
-static void game__hooks_changed(game_world_t *w) {
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    game_world_t *w = world;
+    uint32_t k = (uint32_t)(c - game_meta.components);
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    const game_hooks_t *h = game__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
+}
+
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+static void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hooks) {
+    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
+    *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
-    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
-    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
-    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
-    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
-    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
-    if (w->hooks.cargo.on_add || w->hooks.cargo.on_remove || w->hooks.cargo.on_set) w->hooks.any__ = true;
-    if (w->hooks.mood.on_add || w->hooks.mood.on_remove || w->hooks.mood.on_set) w->hooks.any__ = true;
-    if (w->hooks.lifetime.on_add || w->hooks.lifetime.on_remove || w->hooks.lifetime.on_set) w->hooks.any__ = true;
-    if (w->hooks.radius.on_add || w->hooks.radius.on_remove || w->hooks.radius.on_set) w->hooks.any__ = true;
-    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
-    if (w->hooks.asteroid.on_add || w->hooks.asteroid.on_remove || w->hooks.asteroid.on_set) w->hooks.any__ = true;
-    if (w->hooks.bullet.on_add || w->hooks.bullet.on_remove || w->hooks.bullet.on_set) w->hooks.any__ = true;
-    if (w->hooks.frozen.on_add || w->hooks.frozen.on_remove || w->hooks.frozen.on_set) w->hooks.any__ = true;
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
+        const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
+        if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
+    }
 }
 
 void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.position = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.position, hooks);
 }
 
 void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.velocity = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.velocity, hooks);
 }
 
 void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.health = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.health, hooks);
 }
 
 void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.name = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.name, hooks);
 }
 
 void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.target = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.target, hooks);
 }
 
 void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.cargo = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.cargo, hooks);
 }
 
 void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.mood = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.mood, hooks);
 }
 
 void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.lifetime = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.lifetime, hooks);
 }
 
 void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.radius = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.radius, hooks);
 }
 
 void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.player = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.player, hooks);
 }
 
 void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.asteroid = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.asteroid, hooks);
 }
 
 void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.bullet = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.bullet, hooks);
 }
 
 void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
-    static const game_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.frozen = hooks ? *hooks : none;
-    game__hooks_changed(w);
+    game__hooks_put(w, &w->hooks.frozen, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -1149,10 +1093,10 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (desc->mood && !game__mood_insert(w, e, desc->mood)) goto out_of_memory;
     if (desc->lifetime && !game__lifetime_insert(w, e, desc->lifetime)) goto out_of_memory;
     if (desc->radius && !game__radius_insert(w, e, desc->radius)) goto out_of_memory;
-    if (desc->player && !game__player_insert(w, e)) goto out_of_memory;
-    if (desc->asteroid && !game__asteroid_insert(w, e)) goto out_of_memory;
-    if (desc->bullet && !game__bullet_insert(w, e)) goto out_of_memory;
-    if (desc->frozen && !game__frozen_insert(w, e)) goto out_of_memory;
+    if (desc->player && !game__player_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->asteroid && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->bullet && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+    if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
     game__groups_spawned(w, e);
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
@@ -1280,51 +1224,25 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
- * out of line: the same steps, with the hooks fired. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-static GAME__COLD bool game__position_set_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
+
+bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, v)) return false;
-        game__position_groups_after_add(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        game__position_write(&w->components.position, row, v);
-    }
-    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
-
-static GAME__COLD bool game__position_add_hooked(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !game__position_insert(w, e, v))
-        return false;
-    game__position_groups_after_add(w, e);
-    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    return true;
-}
-
-static bool game__position_set_from(game_world_t *w, ecs_entity_t e, const game_position_t *v) {
-    if (w->hooks.any__) return game__position_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, v)) return false;
+        if (!game__position_insert(w, e, &v)) return false;
         game__position_groups_after_add(w, e);
         return true;
     }
-    game__position_write(&w->components.position, row, v);
+    game__position_write(&w->components.position, row, &v);
     return true;
 }
 
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__position_set_from(w, e, &v);
-}
-
 bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__position_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
@@ -1332,20 +1250,8 @@ bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__position_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_position(w, e)) return false;
-    if (w->hooks.position.on_remove) {
-        w->hooks.position.on_remove(w, e, w->hooks.position.user);
-        if (!game_has_position(w, e)) return true; /* a hook removed it */
-    }
-    game__position_groups_before_remove(w, e);
-    game__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-    return true;
-}
-
 bool game_remove_position(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__position_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1355,48 +1261,22 @@ bool game_remove_position(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__velocity_set_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
+
+bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, v)) return false;
-        game__velocity_groups_after_add(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        game__velocity_write(&w->components.velocity, row, v);
-    }
-    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static GAME__COLD bool game__velocity_add_hooked(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !game__velocity_insert(w, e, v))
-        return false;
-    game__velocity_groups_after_add(w, e);
-    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static bool game__velocity_set_from(game_world_t *w, ecs_entity_t e, const game_velocity_t *v) {
-    if (w->hooks.any__) return game__velocity_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, v)) return false;
+        if (!game__velocity_insert(w, e, &v)) return false;
         game__velocity_groups_after_add(w, e);
         return true;
     }
-    game__velocity_write(&w->components.velocity, row, v);
+    game__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__velocity_set_from(w, e, &v);
-}
-
 bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__velocity_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
@@ -1404,20 +1284,8 @@ bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__velocity_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_velocity(w, e)) return false;
-    if (w->hooks.velocity.on_remove) {
-        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-        if (!game_has_velocity(w, e)) return true; /* a hook removed it */
-    }
-    game__velocity_groups_before_remove(w, e);
-    game__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-    return true;
-}
-
 bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__velocity_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1427,59 +1295,24 @@ bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__health_set_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        game__health_write(&w->components.health, row, v);
-    }
-    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
-
-static GAME__COLD bool game__health_add_hooked(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !game__health_insert(w, e, v))
-        return false;
-    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    return true;
-}
-
-static bool game__health_set_from(game_world_t *w, ecs_entity_t e, const game_health_t *v) {
-    if (w->hooks.any__) return game__health_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, v);
-    game__health_write(&w->components.health, row, v);
-    return true;
-}
 
 bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__health_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
+    game__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__health_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            game__health_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__health_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_health(w, e)) return false;
-    if (w->hooks.health.on_remove) {
-        w->hooks.health.on_remove(w, e, w->hooks.health.user);
-        if (!game_has_health(w, e)) return true; /* a hook removed it */
-    }
-    game__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-    return true;
-}
-
 bool game_remove_health(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__health_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1487,59 +1320,24 @@ bool game_remove_health(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__name_set_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        game__name_write(&w->components.name, row, v);
-    }
-    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
-
-static GAME__COLD bool game__name_add_hooked(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !game__name_insert(w, e, v))
-        return false;
-    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    return true;
-}
-
-static bool game__name_set_from(game_world_t *w, ecs_entity_t e, const game_name_t *v) {
-    if (w->hooks.any__) return game__name_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, v);
-    game__name_write(&w->components.name, row, v);
-    return true;
-}
 
 bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__name_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
+    game__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__name_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            game__name_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__name_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_name(w, e)) return false;
-    if (w->hooks.name.on_remove) {
-        w->hooks.name.on_remove(w, e, w->hooks.name.user);
-        if (!game_has_name(w, e)) return true; /* a hook removed it */
-    }
-    game__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-    return true;
-}
-
 bool game_remove_name(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__name_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1547,59 +1345,24 @@ bool game_remove_name(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__target_set_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__target_insert(w, e, v)) return false;
-        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    } else {
-        game__target_write(&w->components.target, row, v);
-    }
-    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
-    return true;
-}
-
-static GAME__COLD bool game__target_add_hooked(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
-        !game__target_insert(w, e, v))
-        return false;
-    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    return true;
-}
-
-static bool game__target_set_from(game_world_t *w, ecs_entity_t e, const game_target_t *v) {
-    if (w->hooks.any__) return game__target_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, v);
-    game__target_write(&w->components.target, row, v);
-    return true;
-}
 
 bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__target_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
+    game__target_write(&w->components.target, row, &v);
+    return true;
 }
 
 bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__target_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            game__target_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__target_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_target(w, e)) return false;
-    if (w->hooks.target.on_remove) {
-        w->hooks.target.on_remove(w, e, w->hooks.target.user);
-        if (!game_has_target(w, e)) return true; /* a hook removed it */
-    }
-    game__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
-    return true;
-}
-
 bool game_remove_target(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__target_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1607,59 +1370,24 @@ bool game_remove_target(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__cargo_set_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__cargo_insert(w, e, v)) return false;
-        if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
-    } else {
-        game__cargo_write(&w->components.cargo, row, v);
-    }
-    if (w->hooks.cargo.on_set) w->hooks.cargo.on_set(w, e, w->hooks.cargo.user);
-    return true;
-}
-
-static GAME__COLD bool game__cargo_add_hooked(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE ||
-        !game__cargo_insert(w, e, v))
-        return false;
-    if (w->hooks.cargo.on_add) w->hooks.cargo.on_add(w, e, w->hooks.cargo.user);
-    return true;
-}
-
-static bool game__cargo_set_from(game_world_t *w, ecs_entity_t e, const game_cargo_t *v) {
-    if (w->hooks.any__) return game__cargo_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, v);
-    game__cargo_write(&w->components.cargo, row, v);
-    return true;
-}
 
 bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__cargo_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
+    game__cargo_write(&w->components.cargo, row, &v);
+    return true;
 }
 
 bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__cargo_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
            game__cargo_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__cargo_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_cargo(w, e)) return false;
-    if (w->hooks.cargo.on_remove) {
-        w->hooks.cargo.on_remove(w, e, w->hooks.cargo.user);
-        if (!game_has_cargo(w, e)) return true; /* a hook removed it */
-    }
-    game__cargo_erase(w, e, ecs_sparse_row(&w->components.cargo.set, e));
-    return true;
-}
-
 bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__cargo_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1667,59 +1395,24 @@ bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__mood_set_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__mood_insert(w, e, v)) return false;
-        if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
-    } else {
-        game__mood_write(&w->components.mood, row, v);
-    }
-    if (w->hooks.mood.on_set) w->hooks.mood.on_set(w, e, w->hooks.mood.user);
-    return true;
-}
-
-static GAME__COLD bool game__mood_add_hooked(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE ||
-        !game__mood_insert(w, e, v))
-        return false;
-    if (w->hooks.mood.on_add) w->hooks.mood.on_add(w, e, w->hooks.mood.user);
-    return true;
-}
-
-static bool game__mood_set_from(game_world_t *w, ecs_entity_t e, const game_mood_t *v) {
-    if (w->hooks.any__) return game__mood_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, v);
-    game__mood_write(&w->components.mood, row, v);
-    return true;
-}
 
 bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__mood_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
+    game__mood_write(&w->components.mood, row, &v);
+    return true;
 }
 
 bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__mood_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
            game__mood_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__mood_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_mood(w, e)) return false;
-    if (w->hooks.mood.on_remove) {
-        w->hooks.mood.on_remove(w, e, w->hooks.mood.user);
-        if (!game_has_mood(w, e)) return true; /* a hook removed it */
-    }
-    game__mood_erase(w, e, ecs_sparse_row(&w->components.mood.set, e));
-    return true;
-}
-
 bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__mood_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1727,48 +1420,22 @@ bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__lifetime_set_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
+
+bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, v)) return false;
-        game__lifetime_groups_after_add(w, e);
-        if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
-    } else {
-        game__lifetime_write(&w->components.lifetime, row, v);
-    }
-    if (w->hooks.lifetime.on_set) w->hooks.lifetime.on_set(w, e, w->hooks.lifetime.user);
-    return true;
-}
-
-static GAME__COLD bool game__lifetime_add_hooked(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
-        !game__lifetime_insert(w, e, v))
-        return false;
-    game__lifetime_groups_after_add(w, e);
-    if (w->hooks.lifetime.on_add) w->hooks.lifetime.on_add(w, e, w->hooks.lifetime.user);
-    return true;
-}
-
-static bool game__lifetime_set_from(game_world_t *w, ecs_entity_t e, const game_lifetime_t *v) {
-    if (w->hooks.any__) return game__lifetime_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, v)) return false;
+        if (!game__lifetime_insert(w, e, &v)) return false;
         game__lifetime_groups_after_add(w, e);
         return true;
     }
-    game__lifetime_write(&w->components.lifetime, row, v);
+    game__lifetime_write(&w->components.lifetime, row, &v);
     return true;
 }
 
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__lifetime_set_from(w, e, &v);
-}
-
 bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__lifetime_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
@@ -1776,20 +1443,8 @@ bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__lifetime_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_lifetime(w, e)) return false;
-    if (w->hooks.lifetime.on_remove) {
-        w->hooks.lifetime.on_remove(w, e, w->hooks.lifetime.user);
-        if (!game_has_lifetime(w, e)) return true; /* a hook removed it */
-    }
-    game__lifetime_groups_before_remove(w, e);
-    game__lifetime_erase(w, e, ecs_sparse_row(&w->components.lifetime.set, e));
-    return true;
-}
-
 bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__lifetime_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1799,59 +1454,24 @@ bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__radius_set_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__radius_insert(w, e, v)) return false;
-        if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
-    } else {
-        game__radius_write(&w->components.radius, row, v);
-    }
-    if (w->hooks.radius.on_set) w->hooks.radius.on_set(w, e, w->hooks.radius.user);
-    return true;
-}
-
-static GAME__COLD bool game__radius_add_hooked(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE ||
-        !game__radius_insert(w, e, v))
-        return false;
-    if (w->hooks.radius.on_add) w->hooks.radius.on_add(w, e, w->hooks.radius.user);
-    return true;
-}
-
-static bool game__radius_set_from(game_world_t *w, ecs_entity_t e, const game_radius_t *v) {
-    if (w->hooks.any__) return game__radius_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, v);
-    game__radius_write(&w->components.radius, row, v);
-    return true;
-}
 
 bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__radius_set_from(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
+    game__radius_write(&w->components.radius, row, &v);
+    return true;
 }
 
 bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__radius_add_hooked(w, e, &v);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
            game__radius_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__radius_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_radius(w, e)) return false;
-    if (w->hooks.radius.on_remove) {
-        w->hooks.radius.on_remove(w, e, w->hooks.radius.user);
-        if (!game_has_radius(w, e)) return true; /* a hook removed it */
-    }
-    game__radius_erase(w, e, ecs_sparse_row(&w->components.radius.set, e));
-    return true;
-}
-
 bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__radius_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1859,33 +1479,15 @@ bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__player_add_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
-        !game__player_insert(w, e))
-        return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__player_add_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           game__player_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__player_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_player(w, e)) return false;
-    if (w->hooks.player.on_remove) {
-        w->hooks.player.on_remove(w, e, w->hooks.player.user);
-        if (!game_has_player(w, e)) return true; /* a hook removed it */
-    }
-    game__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-    return true;
+           game__player_insert(w, e, NULL);
 }
 
 bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__player_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1893,33 +1495,15 @@ bool game_remove_player(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__asteroid_add_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE ||
-        !game__asteroid_insert(w, e))
-        return false;
-    if (w->hooks.asteroid.on_add) w->hooks.asteroid.on_add(w, e, w->hooks.asteroid.user);
-    return true;
-}
 
 bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__asteroid_add_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
-           game__asteroid_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__asteroid_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_asteroid(w, e)) return false;
-    if (w->hooks.asteroid.on_remove) {
-        w->hooks.asteroid.on_remove(w, e, w->hooks.asteroid.user);
-        if (!game_has_asteroid(w, e)) return true; /* a hook removed it */
-    }
-    game__asteroid_erase(w, e, ecs_sparse_row(&w->components.asteroid.set, e));
-    return true;
+           game__asteroid_insert(w, e, NULL);
 }
 
 bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__asteroid_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1927,33 +1511,15 @@ bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__bullet_add_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE ||
-        !game__bullet_insert(w, e))
-        return false;
-    if (w->hooks.bullet.on_add) w->hooks.bullet.on_add(w, e, w->hooks.bullet.user);
-    return true;
-}
 
 bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__bullet_add_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
-           game__bullet_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__bullet_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_bullet(w, e)) return false;
-    if (w->hooks.bullet.on_remove) {
-        w->hooks.bullet.on_remove(w, e, w->hooks.bullet.user);
-        if (!game_has_bullet(w, e)) return true; /* a hook removed it */
-    }
-    game__bullet_erase(w, e, ecs_sparse_row(&w->components.bullet.set, e));
-    return true;
+           game__bullet_insert(w, e, NULL);
 }
 
 bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__bullet_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1961,38 +1527,18 @@ bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static GAME__COLD bool game__frozen_add_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
-        !game__frozen_insert(w, e))
-        return false;
-    game__frozen_groups_after_add(w, e);
-    if (w->hooks.frozen.on_add) w->hooks.frozen.on_add(w, e, w->hooks.frozen.user);
-    return true;
-}
 
 bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__frozen_add_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
-        !game__frozen_insert(w, e))
+        !game__frozen_insert(w, e, NULL))
         return false;
     game__frozen_groups_after_add(w, e);
-    return true;
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static GAME__COLD bool game__frozen_remove_hooked(game_world_t *w, ecs_entity_t e) {
-    if (!game_has_frozen(w, e)) return false;
-    if (w->hooks.frozen.on_remove) {
-        w->hooks.frozen.on_remove(w, e, w->hooks.frozen.user);
-        if (!game_has_frozen(w, e)) return true; /* a hook removed it */
-    }
-    game__frozen_erase(w, e, ecs_sparse_row(&w->components.frozen.set, e));
-    game__frozen_groups_after_remove(w, e);
     return true;
 }
 
 bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__frozen_remove_hooked(w, e);
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -2002,8 +1548,8 @@ bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
-/* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * one function making its changes (add, set, remove); then the schema's table. */
+/* Per component: its enums' names, its fields' names and table and its defaults as a value
+ * (its change function, add, set and remove, sits with the components); then the schema's table. */
 
 static const char *const game__position_keys[] = { "x", "y" };
 static const game_position_t game__position_default_value = { .x = 0.0f, .y = 0.0f };
@@ -2012,28 +1558,12 @@ static const ecs_meta_field_t game__position_meta_fields[] = {
     { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.y) },
 };
 
-static bool game__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_position(world, e);
-    /* from the pointer, as game_add_position and game_set_position do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__position_add_hooked(world, e, (const game_position_t *)value);
-    return game__position_set_from(world, e, (const game_position_t *)value);
-}
-
 static const char *const game__velocity_keys[] = { "x", "y" };
 static const game_velocity_t game__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t game__velocity_meta_fields[] = {
     { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.x) },
     { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.y) },
 };
-
-static bool game__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_velocity(world, e);
-    /* from the pointer, as game_add_velocity and game_set_velocity do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__velocity_add_hooked(world, e, (const game_velocity_t *)value);
-    return game__velocity_set_from(world, e, (const game_velocity_t *)value);
-}
 
 static const char *const game__health_keys[] = { "current", "max" };
 static const game_health_t game__health_default_value = { .current = 0, .max = 100 };
@@ -2042,27 +1572,11 @@ static const ecs_meta_field_t game__health_meta_fields[] = {
     { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(game_world_t, components.health.max) },
 };
 
-static bool game__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_health(world, e);
-    /* from the pointer, as game_add_health and game_set_health do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__health_add_hooked(world, e, (const game_health_t *)value);
-    return game__health_set_from(world, e, (const game_health_t *)value);
-}
-
 static const char *const game__name_keys[] = { "value" };
 static const game_name_t game__name_default_value = { .value = "" };
 static const ecs_meta_field_t game__name_meta_fields[] = {
     { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(game_world_t, components.name.value) },
 };
-
-static bool game__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_name(world, e);
-    /* from the pointer, as game_add_name and game_set_name do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__name_add_hooked(world, e, (const game_name_t *)value);
-    return game__name_set_from(world, e, (const game_name_t *)value);
-}
 
 static const char *const game__target_keys[] = { "entity" };
 static const game_target_t game__target_default_value = { .entity = ECS_NULL };
@@ -2070,28 +1584,12 @@ static const ecs_meta_field_t game__target_meta_fields[] = {
     { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(game_world_t, components.target.entity) },
 };
 
-static bool game__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_target(world, e);
-    /* from the pointer, as game_add_target and game_set_target do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__target_add_hooked(world, e, (const game_target_t *)value);
-    return game__target_set_from(world, e, (const game_target_t *)value);
-}
-
 static const char *const game__cargo_keys[] = { "items", "count" };
 static const game_cargo_t game__cargo_default_value = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
 static const ecs_meta_field_t game__cargo_meta_fields[] = {
     { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "", offsetof(game_world_t, components.cargo.items) },
     { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "", offsetof(game_world_t, components.cargo.count) },
 };
-
-static bool game__cargo_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_cargo(world, e);
-    /* from the pointer, as game_add_cargo and game_set_cargo do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__cargo_add_hooked(world, e, (const game_cargo_t *)value);
-    return game__cargo_set_from(world, e, (const game_cargo_t *)value);
-}
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
 
@@ -2101,61 +1599,17 @@ static const ecs_meta_field_t game__mood_meta_fields[] = {
     { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "", offsetof(game_world_t, components.mood.state) },
 };
 
-static bool game__mood_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_mood(world, e);
-    /* from the pointer, as game_add_mood and game_set_mood do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__mood_add_hooked(world, e, (const game_mood_t *)value);
-    return game__mood_set_from(world, e, (const game_mood_t *)value);
-}
-
 static const char *const game__lifetime_keys[] = { "seconds" };
 static const game_lifetime_t game__lifetime_default_value = { .seconds = 2.0f };
 static const ecs_meta_field_t game__lifetime_meta_fields[] = {
     { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "", offsetof(game_world_t, components.lifetime.seconds) },
 };
 
-static bool game__lifetime_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_lifetime(world, e);
-    /* from the pointer, as game_add_lifetime and game_set_lifetime do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__lifetime_add_hooked(world, e, (const game_lifetime_t *)value);
-    return game__lifetime_set_from(world, e, (const game_lifetime_t *)value);
-}
-
 static const char *const game__radius_keys[] = { "metres" };
 static const game_radius_t game__radius_default_value = { .metres = 1.0f };
 static const ecs_meta_field_t game__radius_meta_fields[] = {
     { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "", offsetof(game_world_t, components.radius.metres) },
 };
-
-static bool game__radius_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    game_world_t *world = (game_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return game_remove_radius(world, e);
-    /* from the pointer, as game_add_radius and game_set_radius do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return game__radius_add_hooked(world, e, (const game_radius_t *)value);
-    return game__radius_set_from(world, e, (const game_radius_t *)value);
-}
-
-static bool game__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? game_remove_player((game_world_t *)w, e) : game_add_player((game_world_t *)w, e);
-}
-
-static bool game__asteroid_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? game_remove_asteroid((game_world_t *)w, e) : game_add_asteroid((game_world_t *)w, e);
-}
-
-static bool game__bullet_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? game_remove_bullet((game_world_t *)w, e) : game_add_bullet((game_world_t *)w, e);
-}
-
-static bool game__frozen_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? game_remove_frozen((game_world_t *)w, e) : game_add_frozen((game_world_t *)w, e);
-}
 
 static const char *const game__clock_keys[] = { "frame", "dt" };
 static const game_clock_t game__clock_default_value = { .frame = UINT64_C(0), .dt = 0.016666668f };
@@ -2165,19 +1619,19 @@ static const ecs_meta_field_t game__clock_meta_fields[] = {
 };
 
 static const ecs_meta_component_t game__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__name_meta_change },
-    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__target_meta_change },
-    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__cargo_meta_change },
-    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__mood_meta_change },
-    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__lifetime_meta_change },
-    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__radius_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__player_meta_change },
-    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__asteroid_meta_change },
-    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__bullet_meta_change },
-    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__frozen_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__change },
     { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
 };
 

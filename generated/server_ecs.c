@@ -5,29 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: grow, insert, write, erase --------------------------------------------- */
-/* Field arrays grow first and the sparse set last, so running out of memory part way
- * leaves the pool as it was (some arrays merely larger). */
+/* ---- Pools: insert, write, erase --------------------------------------------------- */
+/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
+ * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
-static bool server__position_grow(server_position_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool server__position_insert(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+static bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_position_t *v = value;
     server_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !server__position_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
@@ -78,25 +69,16 @@ static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static bool server__velocity_grow(server_velocity_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->x, cap, sizeof *p->x))) return false;
-    p->x = mem;
-    if (!(mem = ecs_realloc_array(p->y, cap, sizeof *p->y))) return false;
-    p->y = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
 
-static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_velocity_t *v = value;
     server_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !server__velocity_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
@@ -147,25 +129,16 @@ static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-static bool server__health_grow(server_health_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->current, cap, sizeof *p->current))) return false;
-    p->current = mem;
-    if (!(mem = ecs_realloc_array(p->max, cap, sizeof *p->max))) return false;
-    p->max = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
 
-static bool server__health_insert(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
+static bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_health_t *v = value;
     server_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !server__health_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
@@ -191,22 +164,15 @@ static bool server__health_reserve(server_health_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static bool server__name_grow(server_name_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->value, cap, sizeof *p->value))) return false;
-    p->value = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
-static bool server__name_insert(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
+static bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_name_t *v = value;
     server_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !server__name_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
@@ -230,15 +196,11 @@ static bool server__name_reserve(server_name_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static bool server__player_grow(server_player_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool server__player_insert(server_world_t *w, ecs_entity_t e) {
+static bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     server_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !server__player_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
@@ -259,22 +221,15 @@ static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static bool server__target_grow(server_target_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->entity, cap, sizeof *p->entity))) return false;
-    p->entity = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
     p->entity[row] = v->entity;
 }
 
-static bool server__target_insert(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
+static bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_target_t *v = value;
     server_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !server__target_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
@@ -298,25 +253,16 @@ static bool server__target_reserve(server_target_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static bool server__connection_grow(server_connection_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    void *mem;
-    if (!(mem = ecs_realloc_array(p->peer, cap, sizeof *p->peer))) return false;
-    p->peer = mem;
-    if (!(mem = ecs_realloc_array(p->ping_ms, cap, sizeof *p->ping_ms))) return false;
-    p->ping_ms = mem;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
 static void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
     p->peer[row] = v->peer;
     p->ping_ms[row] = v->ping_ms;
 }
 
-static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
+static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_connection_t *v = value;
     server_connection_pool_t *p = &w->components.connection;
-    if (p->set.count == p->set.capacity && !server__connection_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
@@ -342,15 +288,11 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-static bool server__replicated_grow(server_replicated_pool_t *p) {
-    uint32_t cap;
-    if (!ecs_sparse_next_capacity(&p->set, &cap)) return false;
-    return ecs_sparse_set_capacity(&p->set, cap);
-}
 
-static bool server__replicated_insert(server_world_t *w, ecs_entity_t e) {
+static bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
     server_replicated_pool_t *p = &w->components.replicated;
-    if (p->set.count == p->set.capacity && !server__replicated_grow(p)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
@@ -697,8 +639,23 @@ bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
- * bool), in pool order: defer_spawn walks these instead of a test per component. */
+ * bool), in pool order: defer_spawn and the spawn hooks walk these instead of a test per
+ * component. */
 static const size_t server__desc_offsets[] = { offsetof(server_spawn_desc_t, position), offsetof(server_spawn_desc_t, velocity), offsetof(server_spawn_desc_t, health), offsetof(server_spawn_desc_t, name), offsetof(server_spawn_desc_t, player), offsetof(server_spawn_desc_t, target), offsetof(server_spawn_desc_t, connection), offsetof(server_spawn_desc_t, replicated) };
+
+/* The k-th pooled component (m) in desc: its value, or for a tag the member itself when
+ * true; NULL when desc leaves it out. */
+static const void *server__desc_member(const server_spawn_desc_t *desc, uint32_t k, const ecs_meta_component_t *m) {
+    const char *member = (const char *)desc + server__desc_offsets[k];
+    if (m->kind == ECS_META_TAG) {
+        bool on;
+        memcpy(&on, member, sizeof on);
+        return on ? member : NULL;
+    }
+    const void *value;
+    memcpy(&value, member, sizeof value);
+    return value;
+}
 
 ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = server_spawn(w, NULL);
@@ -708,16 +665,12 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
     server__value_t v;
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
-        const char *member = (const char *)desc + server__desc_offsets[k];
+        const void *value = server__desc_member(desc, k, m);
         uint32_t op = 1u + 3u * server_meta.pooled[k]; /* its add */
+        if (!value) continue;
         if (m->kind == ECS_META_TAG) {
-            bool on;
-            memcpy(&on, member, sizeof on);
-            if (on && !server__defer(w, e, op, NULL)) goto no_room;
+            if (!server__defer(w, e, op, NULL)) goto no_room;
         } else {
-            const void *value;
-            memcpy(&value, member, sizeof value);
-            if (!value) continue;
             memcpy(&v, value, m->size);
             if (!server__defer(w, e, op, &v)) goto no_room;
         }
@@ -766,97 +719,136 @@ bool server_apply_deferred(server_world_t *w) {
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
-/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken. */
+/* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken.
+ * They walk the metadata table (server_meta) and the offsets below rather than a test per
+ * component: the compile time stays linear in the number of components. */
 #if defined(__GNUC__)
 #define SERVER__COLD __attribute__((noinline, cold))
 #else
 #define SERVER__COLD
 #endif
 
+/* What the change function below needs of each pooled component, by its place in the
+ * metadata table: its insert and erase, the group upkeep after an add, before and after a
+ * remove (NULL: none), and where its hooks sit in the world. */
+typedef struct {
+    bool (*insert)(server_world_t *w, ecs_entity_t e, const void *value);
+    void (*erase)(server_world_t *w, ecs_entity_t e, uint32_t row);
+    void (*added)(server_world_t *w, ecs_entity_t e);
+    void (*removing)(server_world_t *w, ecs_entity_t e);
+    void (*removed)(server_world_t *w, ecs_entity_t e);
+    size_t hooks;
+} server__pool_ops_t;
+
+static const server__pool_ops_t server__pool_ops[] = {
+    { server__position_insert, server__position_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position) },
+    { server__velocity_insert, server__velocity_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity) },
+    { server__health_insert, server__health_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health) },
+    { server__name_insert, server__name_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name) },
+    { server__player_insert, server__player_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player) },
+    { server__target_insert, server__target_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target) },
+    { server__connection_insert, server__connection_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection) },
+    { server__replicated_insert, server__replicated_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated) },
+};
+
+/* The hooks of the component at place k of the metadata table. */
+static const server_hooks_t *server__hooks_at(const server_world_t *w, uint32_t k) {
+    return (const server_hooks_t *)(const void *)((const char *)w + server__pool_ops[k].hooks);
+}
+
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
-    if (desc->position && w->hooks.position.on_add && server_has_position(w, e)) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    if (desc->velocity && w->hooks.velocity.on_add && server_has_velocity(w, e)) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    if (desc->health && w->hooks.health.on_add && server_has_health(w, e)) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    if (desc->name && w->hooks.name.on_add && server_has_name(w, e)) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    if (desc->player && w->hooks.player.on_add && server_has_player(w, e)) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    if (desc->target && w->hooks.target.on_add && server_has_target(w, e)) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    if (desc->connection && w->hooks.connection.on_add && server_has_connection(w, e)) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
-    if (desc->replicated && w->hooks.replicated.on_add && server_has_replicated(w, e)) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
+        const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
+        if (h->on_add && server__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
+    }
 }
 
 /* Before destroy: on_remove of each component e has, in schema order. */
 static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.position.on_remove && server_has_position(w, e)) w->hooks.position.on_remove(w, e, w->hooks.position.user);
-    if (w->hooks.velocity.on_remove && server_has_velocity(w, e)) w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-    if (w->hooks.health.on_remove && server_has_health(w, e)) w->hooks.health.on_remove(w, e, w->hooks.health.user);
-    if (w->hooks.name.on_remove && server_has_name(w, e)) w->hooks.name.on_remove(w, e, w->hooks.name.user);
-    if (w->hooks.player.on_remove && server_has_player(w, e)) w->hooks.player.on_remove(w, e, w->hooks.player.user);
-    if (w->hooks.target.on_remove && server_has_target(w, e)) w->hooks.target.on_remove(w, e, w->hooks.target.user);
-    if (w->hooks.connection.on_remove && server_has_connection(w, e)) w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
-    if (w->hooks.replicated.on_remove && server_has_replicated(w, e)) w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
+        if (h->on_remove && ecs_meta_has(w, &server_meta.components[server_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
+    }
 }
 
-/* After a component's hooks changed: whether any component has one. */
-static void server__hooks_changed(server_world_t *w) {
+/* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
+ * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
+ * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
+ * One function for every component, through the table above. */
+static SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+    server_world_t *w = world;
+    uint32_t k = (uint32_t)(c - server_meta.components);
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    const server_hooks_t *h = server__hooks_at(w, k); /* read at each use: a hook may change hooks */
+    if (op == ECS_META_OP_REMOVE) {
+        if (!ecs_meta_has(w, c, e)) return false;
+        if (h->on_remove) {
+            h->on_remove(w, e, h->user);
+            if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
+        }
+        if (ops->removing) ops->removing(w, e);
+        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (ops->removed) ops->removed(w, e);
+        return true;
+    }
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_meta_row(w, c, e);
+    if (row == ECS_ROW_NONE) {
+        if (!ops->insert(w, e, value)) return false;
+        if (ops->added) ops->added(w, e);
+        if (h->on_add) h->on_add(w, e, h->user);
+    } else {
+        if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
+        ecs_meta_write(w, c, row, value);
+    }
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    return true;
+}
+
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+static void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks_t *hooks) {
+    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
+    *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
-    if (w->hooks.position.on_add || w->hooks.position.on_remove || w->hooks.position.on_set) w->hooks.any__ = true;
-    if (w->hooks.velocity.on_add || w->hooks.velocity.on_remove || w->hooks.velocity.on_set) w->hooks.any__ = true;
-    if (w->hooks.health.on_add || w->hooks.health.on_remove || w->hooks.health.on_set) w->hooks.any__ = true;
-    if (w->hooks.name.on_add || w->hooks.name.on_remove || w->hooks.name.on_set) w->hooks.any__ = true;
-    if (w->hooks.player.on_add || w->hooks.player.on_remove || w->hooks.player.on_set) w->hooks.any__ = true;
-    if (w->hooks.target.on_add || w->hooks.target.on_remove || w->hooks.target.on_set) w->hooks.any__ = true;
-    if (w->hooks.connection.on_add || w->hooks.connection.on_remove || w->hooks.connection.on_set) w->hooks.any__ = true;
-    if (w->hooks.replicated.on_add || w->hooks.replicated.on_remove || w->hooks.replicated.on_set) w->hooks.any__ = true;
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
+        const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
+        if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
+    }
 }
 
 void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.position = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.position, hooks);
 }
 
 void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.velocity = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.velocity, hooks);
 }
 
 void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.health = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.health, hooks);
 }
 
 void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.name = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.name, hooks);
 }
 
 void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.player = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.player, hooks);
 }
 
 void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.target = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.target, hooks);
 }
 
 void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.connection = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.connection, hooks);
 }
 
 void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
-    static const server_hooks_t none = { NULL, NULL, NULL, NULL };
-    w->hooks.replicated = hooks ? *hooks : none;
-    server__hooks_changed(w);
+    server__hooks_put(w, &w->hooks.replicated, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -905,10 +897,10 @@ ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     if (desc->velocity && !server__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
     if (desc->health && !server__health_insert(w, e, desc->health)) goto out_of_memory;
     if (desc->name && !server__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !server__player_insert(w, e)) goto out_of_memory;
+    if (desc->player && !server__player_insert(w, e, NULL)) goto out_of_memory;
     if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
     if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
-    if (desc->replicated && !server__replicated_insert(w, e)) goto out_of_memory;
+    if (desc->replicated && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
     server__groups_spawned(w, e);
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
@@ -965,51 +957,25 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the _hooked versions,
- * out of line: the same steps, with the hooks fired. */
+/* While any hook is set (w->hooks.any__), add, set and remove take the change function
+ * (Hooks, above): the same steps, with the hooks fired. */
 
-static SERVER__COLD bool server__position_set_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
+
+bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, v)) return false;
-        server__position_groups_after_add(w, e);
-        if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    } else {
-        server__position_write(&w->components.position, row, v);
-    }
-    if (w->hooks.position.on_set) w->hooks.position.on_set(w, e, w->hooks.position.user);
-    return true;
-}
-
-static SERVER__COLD bool server__position_add_hooked(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !server__position_insert(w, e, v))
-        return false;
-    server__position_groups_after_add(w, e);
-    if (w->hooks.position.on_add) w->hooks.position.on_add(w, e, w->hooks.position.user);
-    return true;
-}
-
-static bool server__position_set_from(server_world_t *w, ecs_entity_t e, const server_position_t *v) {
-    if (w->hooks.any__) return server__position_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, v)) return false;
+        if (!server__position_insert(w, e, &v)) return false;
         server__position_groups_after_add(w, e);
         return true;
     }
-    server__position_write(&w->components.position, row, v);
+    server__position_write(&w->components.position, row, &v);
     return true;
 }
 
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__position_set_from(w, e, &v);
-}
-
 bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__position_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
@@ -1017,20 +983,8 @@ bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v)
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__position_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_position(w, e)) return false;
-    if (w->hooks.position.on_remove) {
-        w->hooks.position.on_remove(w, e, w->hooks.position.user);
-        if (!server_has_position(w, e)) return true; /* a hook removed it */
-    }
-    server__position_groups_before_remove(w, e);
-    server__position_erase(w, e, ecs_sparse_row(&w->components.position.set, e));
-    return true;
-}
-
 bool server_remove_position(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__position_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1040,48 +994,22 @@ bool server_remove_position(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__velocity_set_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
+
+bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, v)) return false;
-        server__velocity_groups_after_add(w, e);
-        if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    } else {
-        server__velocity_write(&w->components.velocity, row, v);
-    }
-    if (w->hooks.velocity.on_set) w->hooks.velocity.on_set(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static SERVER__COLD bool server__velocity_add_hooked(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !server__velocity_insert(w, e, v))
-        return false;
-    server__velocity_groups_after_add(w, e);
-    if (w->hooks.velocity.on_add) w->hooks.velocity.on_add(w, e, w->hooks.velocity.user);
-    return true;
-}
-
-static bool server__velocity_set_from(server_world_t *w, ecs_entity_t e, const server_velocity_t *v) {
-    if (w->hooks.any__) return server__velocity_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, v)) return false;
+        if (!server__velocity_insert(w, e, &v)) return false;
         server__velocity_groups_after_add(w, e);
         return true;
     }
-    server__velocity_write(&w->components.velocity, row, v);
+    server__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
 
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__velocity_set_from(w, e, &v);
-}
-
 bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__velocity_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v);
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
@@ -1089,20 +1017,8 @@ bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v)
     return true;
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__velocity_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_velocity(w, e)) return false;
-    if (w->hooks.velocity.on_remove) {
-        w->hooks.velocity.on_remove(w, e, w->hooks.velocity.user);
-        if (!server_has_velocity(w, e)) return true; /* a hook removed it */
-    }
-    server__velocity_groups_before_remove(w, e);
-    server__velocity_erase(w, e, ecs_sparse_row(&w->components.velocity.set, e));
-    return true;
-}
-
 bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__velocity_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1112,59 +1028,24 @@ bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__health_set_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__health_insert(w, e, v)) return false;
-        if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    } else {
-        server__health_write(&w->components.health, row, v);
-    }
-    if (w->hooks.health.on_set) w->hooks.health.on_set(w, e, w->hooks.health.user);
-    return true;
-}
-
-static SERVER__COLD bool server__health_add_hooked(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE ||
-        !server__health_insert(w, e, v))
-        return false;
-    if (w->hooks.health.on_add) w->hooks.health.on_add(w, e, w->hooks.health.user);
-    return true;
-}
-
-static bool server__health_set_from(server_world_t *w, ecs_entity_t e, const server_health_t *v) {
-    if (w->hooks.any__) return server__health_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, v);
-    server__health_write(&w->components.health, row, v);
-    return true;
-}
 
 bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__health_set_from(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
+    server__health_write(&w->components.health, row, &v);
+    return true;
 }
 
 bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__health_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            server__health_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__health_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_health(w, e)) return false;
-    if (w->hooks.health.on_remove) {
-        w->hooks.health.on_remove(w, e, w->hooks.health.user);
-        if (!server_has_health(w, e)) return true; /* a hook removed it */
-    }
-    server__health_erase(w, e, ecs_sparse_row(&w->components.health.set, e));
-    return true;
-}
-
 bool server_remove_health(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__health_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1172,59 +1053,24 @@ bool server_remove_health(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__name_set_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__name_insert(w, e, v)) return false;
-        if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    } else {
-        server__name_write(&w->components.name, row, v);
-    }
-    if (w->hooks.name.on_set) w->hooks.name.on_set(w, e, w->hooks.name.user);
-    return true;
-}
-
-static SERVER__COLD bool server__name_add_hooked(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE ||
-        !server__name_insert(w, e, v))
-        return false;
-    if (w->hooks.name.on_add) w->hooks.name.on_add(w, e, w->hooks.name.user);
-    return true;
-}
-
-static bool server__name_set_from(server_world_t *w, ecs_entity_t e, const server_name_t *v) {
-    if (w->hooks.any__) return server__name_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, v);
-    server__name_write(&w->components.name, row, v);
-    return true;
-}
 
 bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__name_set_from(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
+    server__name_write(&w->components.name, row, &v);
+    return true;
 }
 
 bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__name_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            server__name_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__name_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_name(w, e)) return false;
-    if (w->hooks.name.on_remove) {
-        w->hooks.name.on_remove(w, e, w->hooks.name.user);
-        if (!server_has_name(w, e)) return true; /* a hook removed it */
-    }
-    server__name_erase(w, e, ecs_sparse_row(&w->components.name.set, e));
-    return true;
-}
-
 bool server_remove_name(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__name_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1232,33 +1078,15 @@ bool server_remove_name(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__player_add_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE ||
-        !server__player_insert(w, e))
-        return false;
-    if (w->hooks.player.on_add) w->hooks.player.on_add(w, e, w->hooks.player.user);
-    return true;
-}
 
 bool server_add_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__player_add_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           server__player_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__player_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_player(w, e)) return false;
-    if (w->hooks.player.on_remove) {
-        w->hooks.player.on_remove(w, e, w->hooks.player.user);
-        if (!server_has_player(w, e)) return true; /* a hook removed it */
-    }
-    server__player_erase(w, e, ecs_sparse_row(&w->components.player.set, e));
-    return true;
+           server__player_insert(w, e, NULL);
 }
 
 bool server_remove_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__player_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1266,59 +1094,24 @@ bool server_remove_player(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__target_set_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__target_insert(w, e, v)) return false;
-        if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    } else {
-        server__target_write(&w->components.target, row, v);
-    }
-    if (w->hooks.target.on_set) w->hooks.target.on_set(w, e, w->hooks.target.user);
-    return true;
-}
-
-static SERVER__COLD bool server__target_add_hooked(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE ||
-        !server__target_insert(w, e, v))
-        return false;
-    if (w->hooks.target.on_add) w->hooks.target.on_add(w, e, w->hooks.target.user);
-    return true;
-}
-
-static bool server__target_set_from(server_world_t *w, ecs_entity_t e, const server_target_t *v) {
-    if (w->hooks.any__) return server__target_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, v);
-    server__target_write(&w->components.target, row, v);
-    return true;
-}
 
 bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__target_set_from(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
+    server__target_write(&w->components.target, row, &v);
+    return true;
 }
 
 bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__target_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            server__target_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__target_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_target(w, e)) return false;
-    if (w->hooks.target.on_remove) {
-        w->hooks.target.on_remove(w, e, w->hooks.target.user);
-        if (!server_has_target(w, e)) return true; /* a hook removed it */
-    }
-    server__target_erase(w, e, ecs_sparse_row(&w->components.target.set, e));
-    return true;
-}
-
 bool server_remove_target(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__target_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1326,59 +1119,24 @@ bool server_remove_target(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__connection_set_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__connection_insert(w, e, v)) return false;
-        if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
-    } else {
-        server__connection_write(&w->components.connection, row, v);
-    }
-    if (w->hooks.connection.on_set) w->hooks.connection.on_set(w, e, w->hooks.connection.user);
-    return true;
-}
-
-static SERVER__COLD bool server__connection_add_hooked(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE ||
-        !server__connection_insert(w, e, v))
-        return false;
-    if (w->hooks.connection.on_add) w->hooks.connection.on_add(w, e, w->hooks.connection.user);
-    return true;
-}
-
-static bool server__connection_set_from(server_world_t *w, ecs_entity_t e, const server_connection_t *v) {
-    if (w->hooks.any__) return server__connection_set_hooked(w, e, v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, v);
-    server__connection_write(&w->components.connection, row, v);
-    return true;
-}
 
 bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__connection_set_from(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
+    server__connection_write(&w->components.connection, row, &v);
+    return true;
 }
 
 bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__connection_add_hooked(w, e, &v);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
            server__connection_insert(w, e, &v);
 }
 
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__connection_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_connection(w, e)) return false;
-    if (w->hooks.connection.on_remove) {
-        w->hooks.connection.on_remove(w, e, w->hooks.connection.user);
-        if (!server_has_connection(w, e)) return true; /* a hook removed it */
-    }
-    server__connection_erase(w, e, ecs_sparse_row(&w->components.connection.set, e));
-    return true;
-}
-
 bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__connection_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1386,33 +1144,15 @@ bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
     return true;
 }
 
-static SERVER__COLD bool server__replicated_add_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE ||
-        !server__replicated_insert(w, e))
-        return false;
-    if (w->hooks.replicated.on_add) w->hooks.replicated.on_add(w, e, w->hooks.replicated.user);
-    return true;
-}
 
 bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__replicated_add_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL);
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
-           server__replicated_insert(w, e);
-}
-
-/* remove with hooks: on_remove first, while the value is there. */
-static SERVER__COLD bool server__replicated_remove_hooked(server_world_t *w, ecs_entity_t e) {
-    if (!server_has_replicated(w, e)) return false;
-    if (w->hooks.replicated.on_remove) {
-        w->hooks.replicated.on_remove(w, e, w->hooks.replicated.user);
-        if (!server_has_replicated(w, e)) return true; /* a hook removed it */
-    }
-    server__replicated_erase(w, e, ecs_sparse_row(&w->components.replicated.set, e));
-    return true;
+           server__replicated_insert(w, e, NULL);
 }
 
 bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__replicated_remove_hooked(w, e);
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
     if (row == ECS_ROW_NONE) return false;
@@ -1421,8 +1161,8 @@ bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
 }
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
-/* Per component: its enums' names, its fields' names and table, its defaults as a value and
- * one function making its changes (add, set, remove); then the schema's table. */
+/* Per component: its enums' names, its fields' names and table and its defaults as a value
+ * (its change function, add, set and remove, sits with the components); then the schema's table. */
 
 static const char *const server__position_keys[] = { "x", "y" };
 static const server_position_t server__position_default_value = { .x = 0.0f, .y = 0.0f };
@@ -1431,28 +1171,12 @@ static const ecs_meta_field_t server__position_meta_fields[] = {
     { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.y) },
 };
 
-static bool server__position_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_position(world, e);
-    /* from the pointer, as server_add_position and server_set_position do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__position_add_hooked(world, e, (const server_position_t *)value);
-    return server__position_set_from(world, e, (const server_position_t *)value);
-}
-
 static const char *const server__velocity_keys[] = { "x", "y" };
 static const server_velocity_t server__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t server__velocity_meta_fields[] = {
     { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.x) },
     { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.y) },
 };
-
-static bool server__velocity_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_velocity(world, e);
-    /* from the pointer, as server_add_velocity and server_set_velocity do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__velocity_add_hooked(world, e, (const server_velocity_t *)value);
-    return server__velocity_set_from(world, e, (const server_velocity_t *)value);
-}
 
 static const char *const server__health_keys[] = { "current", "max" };
 static const server_health_t server__health_default_value = { .current = 0, .max = 100 };
@@ -1461,46 +1185,17 @@ static const ecs_meta_field_t server__health_meta_fields[] = {
     { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(server_world_t, components.health.max) },
 };
 
-static bool server__health_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_health(world, e);
-    /* from the pointer, as server_add_health and server_set_health do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__health_add_hooked(world, e, (const server_health_t *)value);
-    return server__health_set_from(world, e, (const server_health_t *)value);
-}
-
 static const char *const server__name_keys[] = { "value" };
 static const server_name_t server__name_default_value = { .value = "" };
 static const ecs_meta_field_t server__name_meta_fields[] = {
     { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(server_world_t, components.name.value) },
 };
 
-static bool server__name_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_name(world, e);
-    /* from the pointer, as server_add_name and server_set_name do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__name_add_hooked(world, e, (const server_name_t *)value);
-    return server__name_set_from(world, e, (const server_name_t *)value);
-}
-
-static bool server__player_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? server_remove_player((server_world_t *)w, e) : server_add_player((server_world_t *)w, e);
-}
-
 static const char *const server__target_keys[] = { "entity" };
 static const server_target_t server__target_default_value = { .entity = ECS_NULL };
 static const ecs_meta_field_t server__target_meta_fields[] = {
     { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(server_world_t, components.target.entity) },
 };
-
-static bool server__target_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_target(world, e);
-    /* from the pointer, as server_add_target and server_set_target do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__target_add_hooked(world, e, (const server_target_t *)value);
-    return server__target_set_from(world, e, (const server_target_t *)value);
-}
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
 static const server_connection_t server__connection_default_value = { .peer = 0, .ping_ms = 0 };
@@ -1509,28 +1204,15 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
     { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "", offsetof(server_world_t, components.connection.ping_ms) },
 };
 
-static bool server__connection_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    server_world_t *world = (server_world_t *)w;
-    if (op == ECS_META_OP_REMOVE) return server_remove_connection(world, e);
-    /* from the pointer, as server_add_connection and server_set_connection do (hooks included): no copy on the stack */
-    if (op == ECS_META_OP_ADD) return server__connection_add_hooked(world, e, (const server_connection_t *)value);
-    return server__connection_set_from(world, e, (const server_connection_t *)value);
-}
-
-static bool server__replicated_meta_change(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
-    (void)value;
-    return op == ECS_META_OP_REMOVE ? server_remove_replicated((server_world_t *)w, e) : server_add_replicated((server_world_t *)w, e);
-}
-
 static const ecs_meta_component_t server__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__position_meta_change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__velocity_meta_change },
-    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__health_meta_change },
-    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__name_meta_change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__player_meta_change },
-    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__target_meta_change },
-    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__connection_meta_change },
-    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__replicated_meta_change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__change },
 };
 
 static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };

@@ -42,8 +42,7 @@ static bool ecs_meta_slot_has(const void *w, const ecs_meta_component_t *c, uint
     return (word >> (c->slot_index % bits)) & 1u;
 }
 
-/* e's row in c's columns, or ECS_ROW_NONE when e is stale or lacks c. */
-static uint32_t ecs_meta_row(const void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
+uint32_t ecs_meta_row(const void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
     if (c->kind == ECS_META_SINGLETON || !ecs_entities_alive(ecs_meta_entities(w, c), e)) return ECS_ROW_NONE;
     if (c->storage == ECS_META_SLOT)
         return ecs_meta_slot_has(w, c, ecs_entity_index(e)) ? ecs_entity_index(e) : ECS_ROW_NONE;
@@ -72,6 +71,29 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
         memcpy(ecs_meta_field_ptr(out, f), column + (size_t)row * f->size, f->size);
     }
     return true;
+}
+
+void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value) {
+    for (uint32_t k = 0; k < c->field_count; k++) {
+        const ecs_meta_field_t *f = &c->fields[k];
+        char *column;
+        memcpy(&column, (char *)w + f->column_offset, sizeof column);
+        memcpy(column + (size_t)row * f->size, ecs_meta_field_cptr(value, f), f->size);
+    }
+}
+
+bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+    uint32_t cap;
+    if (!ecs_sparse_next_capacity(set, &cap)) return false;
+    for (uint32_t k = 0; k < c->field_count; k++) {
+        const ecs_meta_field_t *f = &c->fields[k];
+        void *column;
+        memcpy(&column, (char *)w + f->column_offset, sizeof column);
+        if (!(column = ecs_realloc_array(column, cap, f->size))) return false;
+        memcpy((char *)w + f->column_offset, &column, sizeof column);
+    }
+    return ecs_sparse_set_capacity(set, cap);
 }
 
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {

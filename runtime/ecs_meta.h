@@ -80,9 +80,10 @@ typedef struct ecs_meta_component {
     ecs_meta_storage_t storage; /* per-entity components: */
     size_t sparse_offset;       /* ECS_META_SPARSE: its pool's ecs_sparse_t's offset in the world */
     uint32_t slot_index;        /* ECS_META_SLOT: its bit in an entity's slot mask */
-    /* The generated add (value ignored for a tag), set or remove for world w (the schema's
-     * <name>_world_t) and a value struct of the component; NULL for a singleton. */
-    bool (*change)(void *w, ecs_entity_t e, ecs_meta_op_t op, const void *value);
+    /* The schema's add (value ignored for a tag), set or remove of this component (c) for
+     * world w (the schema's <name>_world_t) and a value struct of it, hooks fired as the
+     * generated add, set and remove fire them; NULL for a singleton. */
+    bool (*change)(void *w, const struct ecs_meta_component *c, ecs_entity_t e, ecs_meta_op_t op, const void *value);
 } ecs_meta_component_t;
 
 /* A schema: its components in schema order (per-entity and singletons alike) and the places
@@ -107,17 +108,27 @@ typedef struct ecs_meta_schema {
  * of c) and is false, out untouched, when e is stale or lacks c; add and set take a value
  * struct (NULL for a tag). */
 bool ecs_meta_has(const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
+/* e's row in c's columns (its slot for slot storage), or ECS_ROW_NONE when e is stale or lacks c. */
+uint32_t ecs_meta_row(const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
+/* Overwrites row `row` of c's columns with value (a value struct of c). */
+void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value);
 size_t ecs_meta_count(const void *w, const ecs_meta_component_t *c);
 bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, void *out);
 static inline bool ecs_meta_add(void *w, const ecs_meta_component_t *c, ecs_entity_t e, const void *value) {
-    return c->change(w, e, ECS_META_OP_ADD, value);
+    return c->change(w, c, e, ECS_META_OP_ADD, value);
 }
 static inline bool ecs_meta_set(void *w, const ecs_meta_component_t *c, ecs_entity_t e, const void *value) {
-    return c->change(w, e, ECS_META_OP_SET, value);
+    return c->change(w, c, e, ECS_META_OP_SET, value);
 }
 static inline bool ecs_meta_remove(void *w, const ecs_meta_component_t *c, ecs_entity_t e) {
-    return c->change(w, e, ECS_META_OP_REMOVE, NULL);
+    return c->change(w, c, e, ECS_META_OP_REMOVE, NULL);
 }
+
+/* Grows sparse-storage component c's pool in world w to its next capacity, the columns
+ * first and the sparse set last, so running out of memory leaves the pool as it was (some
+ * columns merely larger); false then, or when the set is at its largest. The generated
+ * insert calls it when the pool is full. */
+bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c);
 
 /* Frees every per-entity component's columns and sparse set in world w (world_free). */
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s);

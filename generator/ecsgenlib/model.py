@@ -157,7 +157,6 @@ class Component:
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
-        self.set_from_fn = names.internal(name, "set_from")  # set from a pointer: no copy on the stack
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
         self.erase_check_text = c_string(
@@ -167,22 +166,16 @@ class Component:
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
-        # add, set and remove when some hook is set (out of line: the usual path stays as it was)
-        self.add_hooked_fn = names.internal(name, "add", "hooked")
-        self.set_hooked_fn = names.internal(name, "set", "hooked")
-        self.remove_hooked_fn = names.internal(name, "remove", "hooked")
         self.insert_fn = names.internal(name, "insert")
-        self.grow_fn = names.internal(name, "grow")
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
         self.reserve_fn = names.internal(name, "reserve")
         self.defined_in = None  # the schema file that defines it, set by the pipeline
         self.json_keys = names.internal(name, "keys") if not tag else None
-        # Run-time metadata (ecs_meta.h): its fields' table, its defaults as a value, and the
-        # function making its changes through void pointers; index: its place in the table.
+        # Run-time metadata (ecs_meta.h): its fields' table and its defaults as a value;
+        # index: its place in the table.
         self.meta_fields = names.internal(name, "meta_fields") if not tag else None
         self.default_value = names.internal(name, "default_value") if not tag else None
-        self.meta_change_fn = names.internal(name, "meta_change")
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has
@@ -388,7 +381,10 @@ class Schema:
         self.hook_fn_type = n.type("hook_fn")
         self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
-        self.hooks_changed_fn = self.names.internal("hooks", "changed")
+        self.hooks_put_fn = self.names.internal("hooks", "put")
+        self.hooks_at_fn = self.names.internal("hooks", "at")
+        self.pool_ops, self.pool_ops_type = self.names.internal("pool", "ops"), self.names.internal("pool", "ops", "t")
+        self.change_fn = self.names.internal("change")  # add, set and remove through the metadata, hooks fired
         self.cold_macro = self.upper_internal("COLD")
         self.fns = {k: n.fn(*k.split(".")) for k in (
             "world_new", "world_free", "spawn", "destroy", "alive", "count",
@@ -450,6 +446,7 @@ class Schema:
         self.meta_components = self.names.internal("meta", "components")
         self.meta_pooled = self.names.internal("meta", "pooled")
         self.desc_offsets = self.names.internal("desc", "offsets")
+        self.desc_member_fn = self.names.internal("desc", "member")
         self.components = []
         self.removed_components = []  # names of components older saves may hold (dropped on load)
         self.queries = []
