@@ -195,29 +195,32 @@ def _read_component(path, o, component, mentions):
 
 
 def _read_scalar(path, v, scalar, t, mentions):
-    if scalar == "bool":
+    """One value of field type t (an array's element: scalar is its element type), by the
+    type's kind and width (types.SCALARS), as the runtime's typed readers do."""
+    kind = t.kind
+    if kind == "bool":
         if v is not True and v is not False:
             _fail(path, f"expected true or false, got {describe(v)}")
-    elif scalar in ("f32", "f64"):
+    elif kind == "float":
         d = _read_real(path, v)
-        if scalar == "f32" and math.isfinite(d) and abs(d) >= F32_LIMIT:
-            _fail(path, f"expected number in f32 range (about ±3.4e38), got {g17(d)}")
-    elif scalar == "entity":
+        if t.bits == 32 and math.isfinite(d) and abs(d) >= F32_LIMIT:
+            _fail(path, f"expected number in {scalar} range (about ±3.4e38), got {g17(d)}")
+    elif kind == "entity":
         if v is not None:
             parsed = _read_entity(path, v, mentions)
             if parsed[1] == LAST_GENERATION:
                 mentions.last_refs.append((path, parsed))
-    elif scalar == "char":
+    elif kind == "char":
         if not isinstance(v, str):
             _fail(path, f"expected string, got {describe(v)}")
         n = len(c_bytes(v))
         if n >= t.length:
             _fail(path, f"string of {n} bytes does not fit char[{t.length}] (at most {t.length - 1} bytes)")
-    elif scalar == "enum":
+    elif kind == "enum":
         _read_enum(path, v, t.values)
-    else:
-        low, high = type(t)(scalar).int_range()
-        _read_integer(path, v, low, high, scalar in ("i64", "u64"))
+    else:  # int, uint
+        low, high = t.int_range()
+        _read_integer(path, v, low, high, t.bits == 64)
 
 
 def _read_integer(path, v, low, high, strings):

@@ -6,13 +6,10 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
-from .types import zero_value
+from .types import SIZES_64, zero_value
 
 
 PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
-# Sizes of the C element types with 64-bit pointers (enums, absent here, take 4).
-_SIZES_64 = {"bool": 1, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
-             "float": 4, "int64_t": 8, "uint64_t": 8, "double": 8, "ecs_entity_t": 8, "char": 1}
 
 
 class Field:
@@ -112,9 +109,9 @@ class Field:
         if t.kind == "enum":
             return self.enum_constants[t.values.index(value)]
         if t.kind == "float":
-            return c_float(value, 32 if t.scalar == "f32" else 64)
+            return c_float(value, t.bits)
         low, _ = t.int_range()
-        return c_int(value, low < 0, int(t.scalar[1:]))
+        return c_int(value, low < 0, t.bits)
 
     @property
     def c_default(self):
@@ -131,7 +128,7 @@ def value_text(field, value):
     """A field value as the schema spells it (JSON; an entity's is null), floats in their
     shortest exact form (0.016666668 for an f32, not its double 0.01666666753590107)."""
     if field.type.kind == "float":
-        bits = 32 if field.type.scalar == "f32" else 64
+        bits = field.type.bits
         if field.type.is_array:
             return "[" + ", ".join(c_float(v, bits).rstrip("f") for v in value) + "]"
         return c_float(value, bits).rstrip("f")
@@ -267,7 +264,7 @@ class Component:
         aligned to its size), for the header's comment on fixed storage."""
         offset, align = 0, 1
         for f in self.fields:
-            size = _SIZES_64.get(f.element_c_type, 4)
+            size = SIZES_64.get(f.element_c_type, 4)
             offset = -(-offset // size) * size + size * (f.type.length or 1)
             align = max(align, size)
         return -(-offset // align) * align
@@ -485,7 +482,7 @@ class Schema:
         """world_bytes less the struct, for 64-bit pointers and 4-byte enums, for the header's comment."""
         n = self.max_entities
         pages = -(-n // PAGE_SIZE)
-        row = sum(_SIZES_64.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
+        row = sum(SIZES_64.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
         row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
         row += 16 + max((c.bytes_64 for c in self.data), default=0)  # a command and a value
         row += self.mask_words * self.mask_bits // 8 if self.slotted else 0

@@ -18,6 +18,20 @@ SCALARS = {
 }
 
 MAX_LENGTH = 65535
+# Sizes of the C types with 64-bit pointers (an enum, absent here, takes 4), for the
+# layout figures in comments.
+SIZES_64 = {c_type: bits // 8 for c_type, _, bits in SCALARS.values()} | {"char": 1}
+# An array length: 1 to MAX_LENGTH, no leading zero.
+_LENGTH = r"([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
+assert MAX_LENGTH == 65535, "_LENGTH spells out 1..65535"
+
+
+def type_pattern():
+    """The regular expression a field type matches (JSON Schema's `pattern`, whole string):
+    a scalar of the table or enum, or an array of a scalar or char. The generator validates
+    with it; ecsgen.schema.json on disk has a looser one for editors."""
+    scalars = "|".join(SCALARS)
+    return f"^({scalars}|enum)$|^(char|{scalars})\\[{_LENGTH}\\]$"
 # What people type for our scalar types, for "did you mean" hints.
 ALIASES = {"float": "f32", "double": "f64", "int": "i32", "integer": "i32", "long": "i64",
            "short": "i16", "byte": "u8", "uint": "u32", "unsigned": "u32", "boolean": "bool",
@@ -55,7 +69,7 @@ def describe_type_error(text):
     if text.startswith("enum"):
         return f"unknown type '{text}'", "an enum is written {\"type\": \"enum\", \"values\": [...]}"
     return f"unknown type '{text}'", _type_hint(text) or \
-        "types: bool, i8..i64, u8..u64, f32, f64, entity, char[N], T[N], enum"
+        f"types: {', '.join(SCALARS)}, char[N], T[N], enum"
 
 
 class DefaultError(ValueError):
@@ -92,6 +106,11 @@ class FieldType:
     @property
     def spelling(self):
         return f"{self.scalar}[{self.length}]" if self.length is not None else self.scalar
+
+    @property
+    def bits(self):
+        """A scalar's width in bits (bool: 8)."""
+        return SCALARS[self.scalar][2]
 
     def int_range(self):
         bits = SCALARS[self.scalar][2]
@@ -156,13 +175,13 @@ class FieldType:
         if not math.isfinite(value):  # 1e999 reads as infinity; Python's json also takes NaN
             raise ValueError(f"expected a finite number, got {given!r} (a number beyond ±1.8e308 reads as infinity; "
                              f"the largest f64 is 1.7976931348623157e308)")
-        if self.scalar == "f32":
+        if self.bits == 32:
             try:
                 value = struct.unpack("<f", struct.pack("<f", value))[0]
             except OverflowError:
                 value = math.inf
             if math.isinf(value):
-                raise ValueError(f"{given!r} is out of range for f32 (at most about 3.4e38)")
+                raise ValueError(f"{given!r} is out of range for {self.scalar} (at most about 3.4e38)")
         return value
 
 
