@@ -577,22 +577,11 @@ extern const ecs_meta_schema_t editor_meta;
  *     EDITOR_FIELD(it, position, x) += EDITOR_FIELD(it, velocity, x) * dt;
  * The loop walks the smallest pool named and probes the others in O(1); break and continue
  * work; w is evaluated more than once. A misspelt component does not compile.
- * In the body these are safe: changing values, destroying it.id, adding or removing
- * components of it.id, adding components to other entities, spawning. Every entity that
- * matches when the loop starts, and still matches when its turn comes, is visited once;
- * one that comes to match during the loop may or may not be (a spawned one never is, unless
- * every component named has slot storage: that loop walks the entity slots, and meets an
- * entity spawned into a free slot it has not reached yet).
- * Destroying OTHER entities or removing their components may make the loop visit an entity
- * twice or skip one: record those with the editor_defer_ calls and apply them after the loop
- * (see "Deferred changes" below, and docs/iteration.md).
- * Owned queries: an entity that comes to match one joins its group, and one that gains a
- * component the query excludes leaves it, when the next loop or view starts (a spawned one
- * joins at once when it lands at the group's next row, which moves nothing). So starting a
- * loop or view inside a loop that spawned with, added or removed components can move rows
- * under the outer loop: defer those changes, or start the inner loop after it. Rows move
- * only then: should the list of such entities fail to grow (out of
- * memory), the next start checks every entity instead.
+ * In the body: change values, destroy it.id, add or remove components of it.id, add
+ * components to others, spawn. Record with the editor_defer_ calls, and apply after the loop,
+ * destroying OTHER entities or removing their components (the loop could visit an entity
+ * twice or skip one). Every entity that matches throughout is visited once; the exact rules,
+ * also for starting a loop inside a loop (owned queries move rows then), are in docs/iteration.md.
  */
 
 typedef struct editor_iter {

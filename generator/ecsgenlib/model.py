@@ -6,7 +6,7 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
-from .types import SIZES_64, zero_value
+from .types import zero_value
 
 
 PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
@@ -259,17 +259,6 @@ class Component:
         return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
 
     @property
-    def bytes_64(self):
-        """sizeof the component's struct with 64-bit pointers and 4-byte enums (each scalar
-        aligned to its size), for the header's comment on fixed storage."""
-        offset, align = 0, 1
-        for f in self.fields:
-            size = SIZES_64.get(f.element_c_type, 4)
-            offset = -(-offset // size) * size + size * (f.type.length or 1)
-            align = max(align, size)
-        return -(-offset // align) * align
-
-    @property
     def kind(self):
         return "tag" if self.tag else "singleton" if self.singleton else "data"
 
@@ -476,17 +465,6 @@ class Schema:
     def value_bytes(self):
         """C: the bytes any per-entity component's value takes (a scratch buffer's size)."""
         return f"sizeof({self.value_type})" if self.data else "1u"
-
-    @property
-    def heap_bytes_64(self):
-        """world_bytes less the struct, for 64-bit pointers and 4-byte enums, for the header's comment."""
-        n = self.max_entities
-        pages = -(-n // PAGE_SIZE)
-        row = sum(SIZES_64.get(f.element_c_type, 4) * (f.type.length or 1) for c in self.data for f in c.fields)
-        row += sum(8 + 4 * len(q.data) for q in self.scratch_queries) + (8 if self.groups else 0)
-        row += 16 + max((c.bytes_64 for c in self.data), default=0)  # a command and a value
-        row += self.mask_words * self.mask_bits // 8 if self.slotted else 0
-        return n * 8 + -(-n // 64) * 8 + len(self.sparse_pooled) * (n * 8 + pages * (8 + PAGE_SIZE * 4)) + n * row
 
     @property
     def fixed_storage_calls(self):

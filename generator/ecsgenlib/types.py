@@ -18,9 +18,6 @@ SCALARS = {
 }
 
 MAX_LENGTH = 65535
-# Sizes of the C types with 64-bit pointers (an enum, absent here, takes 4), for the
-# layout figures in comments.
-SIZES_64 = {c_type: bits // 8 for c_type, _, bits in SCALARS.values()} | {"char": 1}
 # An array length: 1 to MAX_LENGTH, no leading zero.
 _LENGTH = r"([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
 assert MAX_LENGTH == 65535, "_LENGTH spells out 1..65535"
