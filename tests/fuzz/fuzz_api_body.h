@@ -155,8 +155,9 @@ static ecs_entity_t F(pick_id)(rd_t *r) {
 }
 
 /* A value for an entity field: an id this world issued (live or stale) or ECS_NULL. A made-up
- * id (a later generation of a live slot, a slot past max_entities) makes a document the loader
- * refuses, by design: only ids a world can hold are saved and loaded. */
+ * id (a later generation of a live slot, a slot past max_entities) is saved as null, since the
+ * loader would refuse it, so the model's round trip would differ: only ids a world can hold go
+ * into fields (made-up ids still go to every call). */
 static ecs_entity_t F(pick_ref)(rd_t *r) {
     uint8_t b = rd_u8(r);
     if (b % 4 == 0 || (b % 4 == 1 && !F(m).ns) || !F(m).n) return ECS_NULL;

@@ -1,7 +1,7 @@
 /* test_load_memory.c: a load costs memory in proportion to the document, not to the slot
- * numbers it names. Three documents that used to make the loader allocate up to the largest
- * slot (83 s and 15.6 GB for the first): each is refused, or loads, with the process's peak
- * RSS rising by less than 64 MB; the time each takes is printed, not asserted. */
+ * numbers it names. Three documents that would make a table indexed by slot allocate up to the
+ * largest slot named (gigabytes for the first): each is refused, or loads, with the process's
+ * peak RSS rising by less than 64 MB; the time each takes is printed, not asserted. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
