@@ -804,6 +804,17 @@ out_of_memory:
     return ECS_NULL;
 }
 
+/* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
+static void editor__spawn_overrides(editor_spawn_desc_t *d, const editor_spawn_desc_t *overrides) {
+    if (overrides->position) d->position = overrides->position;
+    if (overrides->velocity) d->velocity = overrides->velocity;
+    if (overrides->health) d->health = overrides->health;
+    if (overrides->name) d->name = overrides->name;
+    d->player = d->player || overrides->player;
+    d->selected = d->selected || overrides->selected;
+    if (overrides->gizmo) d->gizmo = overrides->gizmo;
+}
+
 ecs_entity_t editor_spawn_ship(editor_world_t *w) {
     return editor_spawn_ship_with(w, NULL);
 }
@@ -816,14 +827,7 @@ ecs_entity_t editor_spawn_ship_with(editor_world_t *w, const editor_spawn_desc_t
         .name = &(editor_name_t){ .value = "ship" },
         .player = true,
     };
-    if (!overrides) return editor_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    d.player = d.player || overrides->player;
-    d.selected = d.selected || overrides->selected;
-    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    if (overrides) editor__spawn_overrides(&d, overrides);
     return editor_spawn(w, &d);
 }
 
@@ -836,14 +840,7 @@ ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn
         .position = &(editor_position_t){ .x = 0.0f, .y = 0.0f },
         .gizmo = &(editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f },
     };
-    if (!overrides) return editor_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    d.player = d.player || overrides->player;
-    d.selected = d.selected || overrides->selected;
-    if (overrides->gizmo) d.gizmo = overrides->gizmo;
+    if (overrides) editor__spawn_overrides(&d, overrides);
     return editor_spawn(w, &d);
 }
 

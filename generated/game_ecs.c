@@ -1105,6 +1105,23 @@ out_of_memory:
     return ECS_NULL;
 }
 
+/* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
+static void game__spawn_overrides(game_spawn_desc_t *d, const game_spawn_desc_t *overrides) {
+    if (overrides->position) d->position = overrides->position;
+    if (overrides->velocity) d->velocity = overrides->velocity;
+    if (overrides->health) d->health = overrides->health;
+    if (overrides->name) d->name = overrides->name;
+    if (overrides->target) d->target = overrides->target;
+    if (overrides->cargo) d->cargo = overrides->cargo;
+    if (overrides->mood) d->mood = overrides->mood;
+    if (overrides->lifetime) d->lifetime = overrides->lifetime;
+    if (overrides->radius) d->radius = overrides->radius;
+    d->player = d->player || overrides->player;
+    d->asteroid = d->asteroid || overrides->asteroid;
+    d->bullet = d->bullet || overrides->bullet;
+    d->frozen = d->frozen || overrides->frozen;
+}
+
 ecs_entity_t game_spawn_ship(game_world_t *w) {
     return game_spawn_ship_with(w, NULL);
 }
@@ -1119,20 +1136,7 @@ ecs_entity_t game_spawn_ship_with(game_world_t *w, const game_spawn_desc_t *over
         .name = &(game_name_t){ .value = "ship" },
         .player = true,
     };
-    if (!overrides) return game_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    if (overrides->target) d.target = overrides->target;
-    if (overrides->cargo) d.cargo = overrides->cargo;
-    if (overrides->mood) d.mood = overrides->mood;
-    if (overrides->lifetime) d.lifetime = overrides->lifetime;
-    if (overrides->radius) d.radius = overrides->radius;
-    d.player = d.player || overrides->player;
-    d.asteroid = d.asteroid || overrides->asteroid;
-    d.bullet = d.bullet || overrides->bullet;
-    d.frozen = d.frozen || overrides->frozen;
+    if (overrides) game__spawn_overrides(&d, overrides);
     return game_spawn(w, &d);
 }
 
@@ -1148,20 +1152,7 @@ ecs_entity_t game_spawn_asteroid_with(game_world_t *w, const game_spawn_desc_t *
         .health = &(game_health_t){ .current = 30, .max = 30 },
         .asteroid = true,
     };
-    if (!overrides) return game_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    if (overrides->target) d.target = overrides->target;
-    if (overrides->cargo) d.cargo = overrides->cargo;
-    if (overrides->mood) d.mood = overrides->mood;
-    if (overrides->lifetime) d.lifetime = overrides->lifetime;
-    if (overrides->radius) d.radius = overrides->radius;
-    d.player = d.player || overrides->player;
-    d.asteroid = d.asteroid || overrides->asteroid;
-    d.bullet = d.bullet || overrides->bullet;
-    d.frozen = d.frozen || overrides->frozen;
+    if (overrides) game__spawn_overrides(&d, overrides);
     return game_spawn(w, &d);
 }
 
@@ -1177,20 +1168,7 @@ ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *ov
         .radius = &(game_radius_t){ .metres = 0.2f },
         .bullet = true,
     };
-    if (!overrides) return game_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    if (overrides->target) d.target = overrides->target;
-    if (overrides->cargo) d.cargo = overrides->cargo;
-    if (overrides->mood) d.mood = overrides->mood;
-    if (overrides->lifetime) d.lifetime = overrides->lifetime;
-    if (overrides->radius) d.radius = overrides->radius;
-    d.player = d.player || overrides->player;
-    d.asteroid = d.asteroid || overrides->asteroid;
-    d.bullet = d.bullet || overrides->bullet;
-    d.frozen = d.frozen || overrides->frozen;
+    if (overrides) game__spawn_overrides(&d, overrides);
     return game_spawn(w, &d);
 }
 

@@ -909,6 +909,18 @@ out_of_memory:
     return ECS_NULL;
 }
 
+/* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
+static void server__spawn_overrides(server_spawn_desc_t *d, const server_spawn_desc_t *overrides) {
+    if (overrides->position) d->position = overrides->position;
+    if (overrides->velocity) d->velocity = overrides->velocity;
+    if (overrides->health) d->health = overrides->health;
+    if (overrides->name) d->name = overrides->name;
+    d->player = d->player || overrides->player;
+    if (overrides->target) d->target = overrides->target;
+    if (overrides->connection) d->connection = overrides->connection;
+    d->replicated = d->replicated || overrides->replicated;
+}
+
 ecs_entity_t server_spawn_ship(server_world_t *w) {
     return server_spawn_ship_with(w, NULL);
 }
@@ -921,15 +933,7 @@ ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t
         .name = &(server_name_t){ .value = "ship" },
         .player = true,
     };
-    if (!overrides) return server_spawn(w, &d);
-    if (overrides->position) d.position = overrides->position;
-    if (overrides->velocity) d.velocity = overrides->velocity;
-    if (overrides->health) d.health = overrides->health;
-    if (overrides->name) d.name = overrides->name;
-    d.player = d.player || overrides->player;
-    if (overrides->target) d.target = overrides->target;
-    if (overrides->connection) d.connection = overrides->connection;
-    d.replicated = d.replicated || overrides->replicated;
+    if (overrides) server__spawn_overrides(&d, overrides);
     return server_spawn(w, &d);
 }
 

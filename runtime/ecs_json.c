@@ -321,13 +321,16 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
     }
     /* A free slot's next generation is above every handle the replaced table issued for it
      * (a quick-save then quick-load must not bring a destroyed entity's handle back). */
-    uint64_t *before = ok && c->previous && c->previous->used ? ecs_calloc(c->previous->used, sizeof *before) : NULL;
-    if (ok && c->previous && c->previous->used && !before) ok = ecs_json_oom(c);
-    if (before) {
-        ecs_entities_next_generations(c->previous, before);
-        for (uint32_t i = 0; i < c->previous->used; i++)
-            if (next[i] < before[i]) next[i] = before[i];
-        ecs_free(before);
+    if (ok && c->previous && c->previous->used) {
+        uint64_t *before = ecs_realloc_array(NULL, c->previous->used, sizeof *before);
+        if (!before) {
+            ok = ecs_json_oom(c);
+        } else {
+            ecs_entities_next_generations(c->previous, before);
+            for (uint32_t i = 0; i < c->previous->used; i++)
+                if (next[i] < before[i]) next[i] = before[i];
+            ecs_free(before);
+        }
     }
     if (ok && !ecs_entities_restore(t, ids, n, (uint32_t)used, next)) ok = ecs_json_oom(c);
     ecs_free(next);

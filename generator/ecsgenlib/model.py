@@ -366,6 +366,7 @@ class Schema:
         self.hooks_type, self.hooks_tag = n.type("hooks"), n.fn("hooks")
         self.hook_fn_type = n.type("hook_fn")
         self.spawn_hooks_fn = self.names.internal("spawn", "hooks")
+        self.spawn_overrides_fn = self.names.internal("spawn", "overrides")  # a prefab's _with
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
         self.hooks_put_fn = self.names.internal("hooks", "put")
         self.hooks_at_fn = self.names.internal("hooks", "at")
