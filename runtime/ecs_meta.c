@@ -25,6 +25,13 @@ static const ecs_entities_t *ecs_meta_entities(const void *w, const ecs_meta_com
     return (const ecs_entities_t *)(const void *)((const char *)w + c->schema->entities_offset);
 }
 
+/* Field f's column (the pool's array of that field) in world w: a pointer stored at an offset. */
+static char *ecs_meta_column(const void *w, const ecs_meta_field_t *f) {
+    char *column;
+    memcpy(&column, (const char *)w + f->column_offset, sizeof column);
+    return column;
+}
+
 /* Whether slot `index` (of a live entity) has slot component c. */
 static bool ecs_meta_slot_has(const void *w, const ecs_meta_component_t *c, uint32_t index) {
     const ecs_meta_schema_t *s = c->schema;
@@ -66,9 +73,7 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
     if (row == ECS_ROW_NONE) return false;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        const char *column;
-        memcpy(&column, (const char *)w + f->column_offset, sizeof column);
-        memcpy(ecs_meta_field_ptr(out, f), column + (size_t)row * f->size, f->size);
+        memcpy(ecs_meta_field_ptr(out, f), ecs_meta_column(w, f) + (size_t)row * f->size, f->size);
     }
     return true;
 }
@@ -76,9 +81,7 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
 void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value) {
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        char *column;
-        memcpy(&column, (char *)w + f->column_offset, sizeof column);
-        memcpy(column + (size_t)row * f->size, ecs_meta_field_cptr(value, f), f->size);
+        memcpy(ecs_meta_column(w, f) + (size_t)row * f->size, ecs_meta_field_cptr(value, f), f->size);
     }
 }
 
@@ -88,9 +91,8 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
     if (!ecs_sparse_next_capacity(set, &cap)) return false;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        void *column;
-        memcpy(&column, (char *)w + f->column_offset, sizeof column);
-        if (!(column = ecs_realloc_array(column, cap, f->size))) return false;
+        void *column = ecs_realloc_array(ecs_meta_column(w, f), cap, f->size);
+        if (!column) return false;
         memcpy((char *)w + f->column_offset, &column, sizeof column);
     }
     return ecs_sparse_set_capacity(set, cap);
@@ -99,11 +101,7 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
     for (uint32_t k = 0; k < s->pooled_count; k++) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];
-        for (uint32_t i = 0; i < c->field_count; i++) {
-            void *column;
-            memcpy(&column, (char *)w + c->fields[i].column_offset, sizeof column);
-            ecs_free(column);
-        }
+        for (uint32_t i = 0; i < c->field_count; i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
         if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
     }
 }
@@ -188,9 +186,7 @@ uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_componen
     if (row == ECS_ROW_NONE) return h;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        const char *column;
-        memcpy(&column, (const char *)w + f->column_offset, sizeof column);
-        h = ecs_meta_hash_field(h, f, column + (size_t)row * f->size);
+        h = ecs_meta_hash_field(h, f, ecs_meta_column(w, f) + (size_t)row * f->size);
     }
     return h;
 }
