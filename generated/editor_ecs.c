@@ -10,12 +10,7 @@
  * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
 
-static void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_position_t *v = value;
     editor_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
@@ -26,7 +21,7 @@ static bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const voi
     return true;
 }
 
-static void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove position");
@@ -63,12 +58,7 @@ static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uin
 }
 
 
-static void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_velocity_t *v = value;
     editor_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
@@ -79,7 +69,7 @@ static bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const voi
     return true;
 }
 
-static void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove velocity");
@@ -116,12 +106,7 @@ static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uin
 }
 
 
-static void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
-    p->current[row] = v->current;
-    p->max[row] = v->max;
-}
-
-static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_health_t *v = value;
     editor_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
@@ -132,7 +117,7 @@ static bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void 
     return true;
 }
 
-static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove health");
@@ -144,11 +129,7 @@ static void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
 }
 
 
-static void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
-    memcpy(p->value[row], v->value, sizeof p->value[row]);
-}
-
-static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_name_t *v = value;
     editor_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
@@ -159,7 +140,7 @@ static bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove name");
@@ -170,7 +151,7 @@ static void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) 
 }
 
 
-static bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     editor_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
@@ -181,7 +162,7 @@ static bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void 
     return true;
 }
 
-static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove player");
@@ -190,7 +171,7 @@ static void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row
 }
 
 
-static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     editor_selected_pool_t *p = &w->components.selected;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
@@ -201,7 +182,7 @@ static bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const voi
     return true;
 }
 
-static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove selected");
@@ -210,12 +191,7 @@ static void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t r
 }
 
 
-static void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
-    p->kind[row] = v->kind;
-    p->size[row] = v->size;
-}
-
-static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_gizmo_t *v = value;
     editor_gizmo_pool_t *p = &w->components.gizmo;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
@@ -226,7 +202,7 @@ static bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *
     return true;
 }
 
-static void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove gizmo");
@@ -344,23 +320,23 @@ static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e) {
+void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
+void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e) {
+void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e) {
     editor__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
+void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
@@ -406,32 +382,7 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
 
 
 /* ---- Deferred changes -------------------------------------------------------------- */
-/* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (editor_meta) instead of a case per component. */
-enum {
-    editor__op_destroy,
-    editor__op_add_position = 1,
-    editor__op_set_position,
-    editor__op_remove_position = 3,
-    editor__op_add_velocity = 4,
-    editor__op_set_velocity,
-    editor__op_remove_velocity = 6,
-    editor__op_add_health = 7,
-    editor__op_set_health,
-    editor__op_remove_health = 9,
-    editor__op_add_name = 10,
-    editor__op_set_name,
-    editor__op_remove_name = 12,
-    editor__op_add_player = 13,
-    editor__op_remove_player = 15,
-    editor__op_add_selected = 16,
-    editor__op_remove_selected = 18,
-    editor__op_add_gizmo = 19,
-    editor__op_set_gizmo,
-    editor__op_remove_gizmo = 21,
-};
+/* The command codes are in the header (Deferred changes). */
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
 static bool editor__deferred_fit(editor_world_t *w, uint32_t n, uint32_t m) {
@@ -456,7 +407,7 @@ static uint32_t editor__deferred_grown(uint32_t have, uint32_t need) {
 }
 
 /* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-static bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const editor__value_t *v) {
+bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const editor__value_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
     uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
     if (m < w->deferred.value_count) return false; /* no more value indexes */
@@ -473,86 +424,6 @@ static bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const 
     }
     w->deferred.count = n;
     return true;
-}
-
-bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_destroy, NULL);
-}
-
-bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__defer(w, e, editor__op_add_position, &(editor__value_t){ .position = v });
-}
-
-bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__defer(w, e, editor__op_set_position, &(editor__value_t){ .position = v });
-}
-
-bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_position, NULL);
-}
-
-bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__defer(w, e, editor__op_add_velocity, &(editor__value_t){ .velocity = v });
-}
-
-bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__defer(w, e, editor__op_set_velocity, &(editor__value_t){ .velocity = v });
-}
-
-bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_velocity, NULL);
-}
-
-bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__defer(w, e, editor__op_add_health, &(editor__value_t){ .health = v });
-}
-
-bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__defer(w, e, editor__op_set_health, &(editor__value_t){ .health = v });
-}
-
-bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_health, NULL);
-}
-
-bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__defer(w, e, editor__op_add_name, &(editor__value_t){ .name = v });
-}
-
-bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__defer(w, e, editor__op_set_name, &(editor__value_t){ .name = v });
-}
-
-bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_name, NULL);
-}
-
-bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_add_player, NULL);
-}
-
-bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_player, NULL);
-}
-
-bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_add_selected, NULL);
-}
-
-bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_selected, NULL);
-}
-
-bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__defer(w, e, editor__op_add_gizmo, &(editor__value_t){ .gizmo = v });
-}
-
-bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__defer(w, e, editor__op_set_gizmo, &(editor__value_t){ .gizmo = v });
-}
-
-bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
-    return editor__defer(w, e, editor__op_remove_gizmo, NULL);
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
@@ -694,7 +565,7 @@ static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e
  * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
  * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
  * One function for every component, through the table above. */
-static EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     editor_world_t *w = world;
     uint32_t k = (uint32_t)(c - editor_meta.components);
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
@@ -725,7 +596,7 @@ static EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t 
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
-static void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks_t *hooks) {
+void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks_t *hooks) {
     static const editor_hooks_t none = { NULL, NULL, NULL, NULL };
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
@@ -733,34 +604,6 @@ static void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const edito
         const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
-}
-
-void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.position, hooks);
-}
-
-void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.health, hooks);
-}
-
-void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.name, hooks);
-}
-
-void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.player, hooks);
-}
-
-void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.selected, hooks);
-}
-
-void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.gizmo, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -866,184 +709,6 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     return ecs_entities_destroy(&w->entities, e);
 }
 
-/* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the change function
- * (Hooks, above): the same steps, with the hooks fired. */
-
-
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, &v)) return false;
-        editor__position_groups_after_add(w, e);
-        return true;
-    }
-    editor__position_write(&w->components.position, row, &v);
-    return true;
-}
-
-bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !editor__position_insert(w, e, &v))
-        return false;
-    editor__position_groups_after_add(w, e);
-    return true;
-}
-
-bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__position_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    editor__position_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, &v)) return false;
-        editor__velocity_groups_after_add(w, e);
-        return true;
-    }
-    editor__velocity_write(&w->components.velocity, row, &v);
-    return true;
-}
-
-bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !editor__velocity_insert(w, e, &v))
-        return false;
-    editor__velocity_groups_after_add(w, e);
-    return true;
-}
-
-bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__velocity_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    editor__velocity_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
-    editor__health_write(&w->components.health, row, &v);
-    return true;
-}
-
-bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           editor__health_insert(w, e, &v);
-}
-
-bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__health_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
-    editor__name_write(&w->components.name, row, &v);
-    return true;
-}
-
-bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           editor__name_insert(w, e, &v);
-}
-
-bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__name_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           editor__player_insert(w, e, NULL);
-}
-
-bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__player_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
-           editor__selected_insert(w, e, NULL);
-}
-
-bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__selected_erase(w, e, row);
-    return true;
-}
-
-
-bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
-    editor__gizmo_write(&w->components.gizmo, row, &v);
-    return true;
-}
-
-bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
-           editor__gizmo_insert(w, e, &v);
-}
-
-bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    editor__gizmo_erase(w, e, row);
-    return true;
-}
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table and its defaults as a value

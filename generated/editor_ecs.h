@@ -291,6 +291,21 @@ static inline size_t editor_count(const editor_world_t *w) {
  * remove directly (defer those: hooks run inside the caller's loops and views). With no
  * hook set, each call pays one test of a world field. */
 
+/* ---- Run-time metadata -------------------------------------------------------------- */
+/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
+ * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
+ * length, enum names, default, doc), and access to a world through void pointers:
+ *     for (uint32_t k = 0; k < editor_meta.component_count; k++)
+ *         printf("%s\n", editor_meta.components[k].name);
+ * Save and load walk the same table. */
+extern const ecs_meta_schema_t editor_meta;
+
+/* ---- Internal: what the inline calls below use of the .c (not API) ------------------- */
+/* add, set and remove while a hook is set, through the metadata table (cold). */
+bool editor__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value);
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks_t *hooks);
+
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
@@ -307,11 +322,54 @@ static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
+bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e);
+void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e);
+
 /* Sets position's hooks (NULL: none). */
-void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
-bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
-bool editor_remove_position(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.position, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__position_insert(w, e, &v)) return false;
+        editor__position_groups_after_add(w, e);
+        return true;
+    }
+    editor__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+static inline bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !editor__position_insert(w, e, &v))
+        return false;
+    editor__position_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__position_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    editor__position_erase(w, e, row);
+    return true;
+}
 
 static inline editor_position_t editor_get_position(const editor_world_t *w, ecs_entity_t e) {
     const editor_position_pool_t *p = &w->components.position;
@@ -345,11 +403,54 @@ static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
+bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e);
+void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e);
+
 /* Sets velocity's hooks (NULL: none). */
-void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
-bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
-bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.velocity, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!editor__velocity_insert(w, e, &v)) return false;
+        editor__velocity_groups_after_add(w, e);
+        return true;
+    }
+    editor__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+static inline bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !editor__velocity_insert(w, e, &v))
+        return false;
+    editor__velocity_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__velocity_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    editor__velocity_erase(w, e, row);
+    return true;
+}
 
 static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs_entity_t e) {
     const editor_velocity_pool_t *p = &w->components.velocity;
@@ -383,11 +484,43 @@ static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
+bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets health's hooks (NULL: none). */
-void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
-bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
-bool editor_remove_health(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.health, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
+    p->current[row] = v->current;
+    p->max[row] = v->max;
+}
+
+static inline bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
+    editor__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+static inline bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           editor__health_insert(w, e, &v);
+}
+
+static inline bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__health_erase(w, e, row);
+    return true;
+}
 
 static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_entity_t e) {
     const editor_health_pool_t *p = &w->components.health;
@@ -421,11 +554,42 @@ static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
+bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets name's hooks (NULL: none). */
-void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
-bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
-bool editor_remove_name(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.name, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
+    memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+static inline bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
+    editor__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+static inline bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           editor__name_insert(w, e, &v);
+}
+
+static inline bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__name_erase(w, e, row);
+    return true;
+}
 
 static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_t e) {
     const editor_name_pool_t *p = &w->components.name;
@@ -457,10 +621,28 @@ static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_player(const editor_world_t *w) {
     return w->components.player.set.count;
 }
+bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
-void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_add_player(editor_world_t *w, ecs_entity_t e);
-bool editor_remove_player(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.player, hooks);
+}
+
+static inline bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           editor__player_insert(w, e, NULL);
+}
+
+static inline bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__player_erase(w, e, row);
+    return true;
+}
 
 /* selected */
 static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) {
@@ -471,10 +653,28 @@ static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_selected(const editor_world_t *w) {
     return w->components.selected.set.count;
 }
+bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
-void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_add_selected(editor_world_t *w, ecs_entity_t e);
-bool editor_remove_selected(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.selected, hooks);
+}
+
+static inline bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
+           editor__selected_insert(w, e, NULL);
+}
+
+static inline bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__selected_erase(w, e, row);
+    return true;
+}
 
 /* gizmo */
 static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
@@ -485,11 +685,43 @@ static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
+bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value);
+void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets gizmo's hooks (NULL: none). */
-void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks);
-bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
-bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
-bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e);
+static inline void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.gizmo, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
+    p->kind[row] = v->kind;
+    p->size[row] = v->size;
+}
+
+static inline bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
+    editor__gizmo_write(&w->components.gizmo, row, &v);
+    return true;
+}
+
+static inline bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
+           editor__gizmo_insert(w, e, &v);
+}
+
+static inline bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    editor__gizmo_erase(w, e, row);
+    return true;
+}
 
 static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entity_t e) {
     const editor_gizmo_pool_t *p = &w->components.gizmo;
@@ -556,15 +788,6 @@ uint64_t editor_world_hash(const editor_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *editor_entity_to_json(const editor_world_t *w, ecs_entity_t e);
-
-/* ---- Run-time metadata -------------------------------------------------------------- */
-/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
- * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
- * length, enum names, default, doc), and access to a world through void pointers:
- *     for (uint32_t k = 0; k < editor_meta.component_count; k++)
- *         printf("%s\n", editor_meta.components[k].name);
- * Save and load walk the same table. */
-extern const ecs_meta_schema_t editor_meta;
 
 /* ---- Iteration --------------------------------------------------------------------- */
 /* EDITOR_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
@@ -828,26 +1051,135 @@ editor_selection_view_t editor_query_selection(editor_world_t *w);
  * immediate call would when its turn comes: a change to an entity destroyed by then is
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * editor_world_from_json discards the changes still waiting. */
-bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
-bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v);
-bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
-bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v);
-bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
-bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v);
-bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
-bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v);
-bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e);
-bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
-bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v);
-bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e);
+/* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (editor_meta) instead of a case per component. */
+enum {
+    editor__op_destroy,
+    editor__op_add_position = 1,
+    editor__op_set_position,
+    editor__op_remove_position = 3,
+    editor__op_add_velocity = 4,
+    editor__op_set_velocity,
+    editor__op_remove_velocity = 6,
+    editor__op_add_health = 7,
+    editor__op_set_health,
+    editor__op_remove_health = 9,
+    editor__op_add_name = 10,
+    editor__op_set_name,
+    editor__op_remove_name = 12,
+    editor__op_add_player = 13,
+    editor__op_remove_player = 15,
+    editor__op_add_selected = 16,
+    editor__op_remove_selected = 18,
+    editor__op_add_gizmo = 19,
+    editor__op_set_gizmo,
+    editor__op_remove_gizmo = 21,
+};
+
+/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const editor__value_t *v);
+
+static inline bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_destroy, NULL);
+}
+
+static inline bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    editor__value_t u;
+    u.position = v;
+    return editor__defer(w, e, editor__op_add_position, &u);
+}
+
+static inline bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
+    editor__value_t u;
+    u.position = v;
+    return editor__defer(w, e, editor__op_set_position, &u);
+}
+
+static inline bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_position, NULL);
+}
+
+static inline bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    editor__value_t u;
+    u.velocity = v;
+    return editor__defer(w, e, editor__op_add_velocity, &u);
+}
+
+static inline bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
+    editor__value_t u;
+    u.velocity = v;
+    return editor__defer(w, e, editor__op_set_velocity, &u);
+}
+
+static inline bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_velocity, NULL);
+}
+
+static inline bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    editor__value_t u;
+    u.health = v;
+    return editor__defer(w, e, editor__op_add_health, &u);
+}
+
+static inline bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
+    editor__value_t u;
+    u.health = v;
+    return editor__defer(w, e, editor__op_set_health, &u);
+}
+
+static inline bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_health, NULL);
+}
+
+static inline bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    editor__value_t u;
+    u.name = v;
+    return editor__defer(w, e, editor__op_add_name, &u);
+}
+
+static inline bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
+    editor__value_t u;
+    u.name = v;
+    return editor__defer(w, e, editor__op_set_name, &u);
+}
+
+static inline bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_name, NULL);
+}
+
+static inline bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_add_player, NULL);
+}
+
+static inline bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_player, NULL);
+}
+
+static inline bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_add_selected, NULL);
+}
+
+static inline bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_selected, NULL);
+}
+
+static inline bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    editor__value_t u;
+    u.gizmo = v;
+    return editor__defer(w, e, editor__op_add_gizmo, &u);
+}
+
+static inline bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
+    editor__value_t u;
+    u.gizmo = v;
+    return editor__defer(w, e, editor__op_set_gizmo, &u);
+}
+
+static inline bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
+    return editor__defer(w, e, editor__op_remove_gizmo, NULL);
+}
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory. */

@@ -10,12 +10,7 @@
  * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
 
-static void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_position_t *v = value;
     game_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
@@ -26,7 +21,7 @@ static bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
     GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove position");
@@ -63,12 +58,7 @@ static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_
 }
 
 
-static void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_velocity_t *v = value;
     game_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
@@ -79,7 +69,7 @@ static bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
     GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove velocity");
@@ -116,12 +106,7 @@ static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_
 }
 
 
-static void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
-    p->current[row] = v->current;
-    p->max[row] = v->max;
-}
-
-static bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_health_t *v = value;
     game_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
@@ -132,7 +117,7 @@ static bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
     GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove health");
@@ -144,11 +129,7 @@ static void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
-    memcpy(p->value[row], v->value, sizeof p->value[row]);
-}
-
-static bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_name_t *v = value;
     game_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
@@ -159,7 +140,7 @@ static bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value
     return true;
 }
 
-static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
     GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove name");
@@ -170,11 +151,7 @@ static void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
-    p->entity[row] = v->entity;
-}
-
-static bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_target_t *v = value;
     game_target_pool_t *p = &w->components.target;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
@@ -185,7 +162,7 @@ static bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
     GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove target");
@@ -196,12 +173,7 @@ static void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
-    memcpy(p->items[row], v->items, sizeof p->items[row]);
-    p->count[row] = v->count;
-}
-
-static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_cargo_t *v = value;
     game_cargo_pool_t *p = &w->components.cargo;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
@@ -212,7 +184,7 @@ static bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *valu
     return true;
 }
 
-static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
     GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove cargo");
@@ -224,11 +196,7 @@ static void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
-    p->state[row] = v->state;
-}
-
-static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_mood_t *v = value;
     game_mood_pool_t *p = &w->components.mood;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
@@ -239,7 +207,7 @@ static bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value
     return true;
 }
 
-static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
     GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove mood");
@@ -250,11 +218,7 @@ static void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
-    p->seconds[row] = v->seconds;
-}
-
-static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_lifetime_t *v = value;
     game_lifetime_pool_t *p = &w->components.lifetime;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
@@ -265,7 +229,7 @@ static bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
     GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove lifetime");
@@ -295,11 +259,7 @@ static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_
 }
 
 
-static void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
-    p->metres[row] = v->metres;
-}
-
-static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_radius_t *v = value;
     game_radius_pool_t *p = &w->components.radius;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
@@ -310,7 +270,7 @@ static bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
     GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove radius");
@@ -321,7 +281,7 @@ static void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
@@ -332,7 +292,7 @@ static bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
     GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove player");
@@ -341,7 +301,7 @@ static void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_asteroid_pool_t *p = &w->components.asteroid;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
@@ -352,7 +312,7 @@ static bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
     GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove asteroid");
@@ -361,7 +321,7 @@ static void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) 
 }
 
 
-static bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_bullet_pool_t *p = &w->components.bullet;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
@@ -372,7 +332,7 @@ static bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
     GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove bullet");
@@ -381,7 +341,7 @@ static void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
 }
 
 
-static bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_frozen_pool_t *p = &w->components.frozen;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
@@ -392,7 +352,7 @@ static bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *val
     return true;
 }
 
-static void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
     GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove frozen");
@@ -547,92 +507,51 @@ static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__position_groups_after_add(game_world_t *w, ecs_entity_t e) {
+void game__position_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__position_groups_before_remove(game_world_t *w, ecs_entity_t e) {
+void game__position_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__velocity_groups_after_add(game_world_t *w, ecs_entity_t e) {
+void game__velocity_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e) {
+void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
 /* After lifetime was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e) {
+void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* Before lifetime leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void game__lifetime_groups_before_remove(game_world_t *w, ecs_entity_t e) {
+void game__lifetime_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group0_leave(w, e);
 }
 
 /* After frozen was added to e: the groups it completes will take e, those it excludes drop e,
  * when the next loop or view starts. */
-static void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e) {
+void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 /* After frozen left e: the groups it excluded may take e. */
-static void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
+void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
 
 /* ---- Deferred changes -------------------------------------------------------------- */
-/* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (game_meta) instead of a case per component. */
-enum {
-    game__op_destroy,
-    game__op_add_position = 1,
-    game__op_set_position,
-    game__op_remove_position = 3,
-    game__op_add_velocity = 4,
-    game__op_set_velocity,
-    game__op_remove_velocity = 6,
-    game__op_add_health = 7,
-    game__op_set_health,
-    game__op_remove_health = 9,
-    game__op_add_name = 10,
-    game__op_set_name,
-    game__op_remove_name = 12,
-    game__op_add_target = 13,
-    game__op_set_target,
-    game__op_remove_target = 15,
-    game__op_add_cargo = 16,
-    game__op_set_cargo,
-    game__op_remove_cargo = 18,
-    game__op_add_mood = 19,
-    game__op_set_mood,
-    game__op_remove_mood = 21,
-    game__op_add_lifetime = 22,
-    game__op_set_lifetime,
-    game__op_remove_lifetime = 24,
-    game__op_add_radius = 25,
-    game__op_set_radius,
-    game__op_remove_radius = 27,
-    game__op_add_player = 28,
-    game__op_remove_player = 30,
-    game__op_add_asteroid = 31,
-    game__op_remove_asteroid = 33,
-    game__op_add_bullet = 34,
-    game__op_remove_bullet = 36,
-    game__op_add_frozen = 37,
-    game__op_remove_frozen = 39,
-};
+/* The command codes are in the header (Deferred changes). */
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
 static bool game__deferred_fit(game_world_t *w, uint32_t n, uint32_t m) {
@@ -657,7 +576,7 @@ static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
 }
 
 /* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-static bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v) {
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
     uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
     if (m < w->deferred.value_count) return false; /* no more value indexes */
@@ -674,150 +593,6 @@ static bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game
     }
     w->deferred.count = n;
     return true;
-}
-
-bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_destroy, NULL);
-}
-
-bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__defer(w, e, game__op_add_position, &(game__value_t){ .position = v });
-}
-
-bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__defer(w, e, game__op_set_position, &(game__value_t){ .position = v });
-}
-
-bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_position, NULL);
-}
-
-bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__defer(w, e, game__op_add_velocity, &(game__value_t){ .velocity = v });
-}
-
-bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__defer(w, e, game__op_set_velocity, &(game__value_t){ .velocity = v });
-}
-
-bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_velocity, NULL);
-}
-
-bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__defer(w, e, game__op_add_health, &(game__value_t){ .health = v });
-}
-
-bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__defer(w, e, game__op_set_health, &(game__value_t){ .health = v });
-}
-
-bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_health, NULL);
-}
-
-bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__defer(w, e, game__op_add_name, &(game__value_t){ .name = v });
-}
-
-bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__defer(w, e, game__op_set_name, &(game__value_t){ .name = v });
-}
-
-bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_name, NULL);
-}
-
-bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__defer(w, e, game__op_add_target, &(game__value_t){ .target = v });
-}
-
-bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__defer(w, e, game__op_set_target, &(game__value_t){ .target = v });
-}
-
-bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_target, NULL);
-}
-
-bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__defer(w, e, game__op_add_cargo, &(game__value_t){ .cargo = v });
-}
-
-bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__defer(w, e, game__op_set_cargo, &(game__value_t){ .cargo = v });
-}
-
-bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_cargo, NULL);
-}
-
-bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__defer(w, e, game__op_add_mood, &(game__value_t){ .mood = v });
-}
-
-bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__defer(w, e, game__op_set_mood, &(game__value_t){ .mood = v });
-}
-
-bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_mood, NULL);
-}
-
-bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__defer(w, e, game__op_add_lifetime, &(game__value_t){ .lifetime = v });
-}
-
-bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__defer(w, e, game__op_set_lifetime, &(game__value_t){ .lifetime = v });
-}
-
-bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_lifetime, NULL);
-}
-
-bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__defer(w, e, game__op_add_radius, &(game__value_t){ .radius = v });
-}
-
-bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__defer(w, e, game__op_set_radius, &(game__value_t){ .radius = v });
-}
-
-bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_radius, NULL);
-}
-
-bool game_defer_add_player(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_add_player, NULL);
-}
-
-bool game_defer_remove_player(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_player, NULL);
-}
-
-bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_add_asteroid, NULL);
-}
-
-bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_asteroid, NULL);
-}
-
-bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_add_bullet, NULL);
-}
-
-bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_bullet, NULL);
-}
-
-bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_add_frozen, NULL);
-}
-
-bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    return game__defer(w, e, game__op_remove_frozen, NULL);
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
@@ -966,7 +741,7 @@ static GAME__COLD void game__destroy_hooks(game_world_t *w, ecs_entity_t e) {
  * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
  * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
  * One function for every component, through the table above. */
-static GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     game_world_t *w = world;
     uint32_t k = (uint32_t)(c - game_meta.components);
     const game__pool_ops_t *ops = &game__pool_ops[k];
@@ -997,7 +772,7 @@ static GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, 
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
-static void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hooks) {
+void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hooks) {
     static const game_hooks_t none = { NULL, NULL, NULL, NULL };
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
@@ -1005,58 +780,6 @@ static void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_
         const game_hooks_t *h = game__hooks_at(w, game_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
-}
-
-void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.position, hooks);
-}
-
-void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.health, hooks);
-}
-
-void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.name, hooks);
-}
-
-void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.target, hooks);
-}
-
-void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.cargo, hooks);
-}
-
-void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.mood, hooks);
-}
-
-void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.lifetime, hooks);
-}
-
-void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.radius, hooks);
-}
-
-void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.player, hooks);
-}
-
-void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.asteroid, hooks);
-}
-
-void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.bullet, hooks);
-}
-
-void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.frozen, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -1201,329 +924,6 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
     return ecs_entities_destroy(&w->entities, e);
 }
 
-/* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the change function
- * (Hooks, above): the same steps, with the hooks fired. */
-
-
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, &v)) return false;
-        game__position_groups_after_add(w, e);
-        return true;
-    }
-    game__position_write(&w->components.position, row, &v);
-    return true;
-}
-
-bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !game__position_insert(w, e, &v))
-        return false;
-    game__position_groups_after_add(w, e);
-    return true;
-}
-
-bool game_remove_position(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__position_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    game__position_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, &v)) return false;
-        game__velocity_groups_after_add(w, e);
-        return true;
-    }
-    game__velocity_write(&w->components.velocity, row, &v);
-    return true;
-}
-
-bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !game__velocity_insert(w, e, &v))
-        return false;
-    game__velocity_groups_after_add(w, e);
-    return true;
-}
-
-bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__velocity_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    game__velocity_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
-    game__health_write(&w->components.health, row, &v);
-    return true;
-}
-
-bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           game__health_insert(w, e, &v);
-}
-
-bool game_remove_health(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__health_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
-    game__name_write(&w->components.name, row, &v);
-    return true;
-}
-
-bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           game__name_insert(w, e, &v);
-}
-
-bool game_remove_name(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__name_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
-    game__target_write(&w->components.target, row, &v);
-    return true;
-}
-
-bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
-           game__target_insert(w, e, &v);
-}
-
-bool game_remove_target(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__target_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
-    game__cargo_write(&w->components.cargo, row, &v);
-    return true;
-}
-
-bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
-           game__cargo_insert(w, e, &v);
-}
-
-bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__cargo_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
-    game__mood_write(&w->components.mood, row, &v);
-    return true;
-}
-
-bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
-           game__mood_insert(w, e, &v);
-}
-
-bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__mood_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, &v)) return false;
-        game__lifetime_groups_after_add(w, e);
-        return true;
-    }
-    game__lifetime_write(&w->components.lifetime, row, &v);
-    return true;
-}
-
-bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
-        !game__lifetime_insert(w, e, &v))
-        return false;
-    game__lifetime_groups_after_add(w, e);
-    return true;
-}
-
-bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__lifetime_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
-    game__lifetime_erase(w, e, row);
-    return true;
-}
-
-
-bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
-    game__radius_write(&w->components.radius, row, &v);
-    return true;
-}
-
-bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
-           game__radius_insert(w, e, &v);
-}
-
-bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__radius_erase(w, e, row);
-    return true;
-}
-
-
-bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           game__player_insert(w, e, NULL);
-}
-
-bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__player_erase(w, e, row);
-    return true;
-}
-
-
-bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
-           game__asteroid_insert(w, e, NULL);
-}
-
-bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__asteroid_erase(w, e, row);
-    return true;
-}
-
-
-bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
-           game__bullet_insert(w, e, NULL);
-}
-
-bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__bullet_erase(w, e, row);
-    return true;
-}
-
-
-bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
-        !game__frozen_insert(w, e, NULL))
-        return false;
-    game__frozen_groups_after_add(w, e);
-    return true;
-}
-
-bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    game__frozen_erase(w, e, row);
-    game__frozen_groups_after_remove(w, e);
-    return true;
-}
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table and its defaults as a value

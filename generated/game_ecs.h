@@ -372,6 +372,21 @@ static inline size_t game_count(const game_world_t *w) {
  * remove directly (defer those: hooks run inside the caller's loops and views). With no
  * hook set, each call pays one test of a world field. */
 
+/* ---- Run-time metadata -------------------------------------------------------------- */
+/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
+ * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
+ * length, enum names, default, doc), and access to a world through void pointers:
+ *     for (uint32_t k = 0; k < game_meta.component_count; k++)
+ *         printf("%s\n", game_meta.components[k].name);
+ * Save and load walk the same table. */
+extern const ecs_meta_schema_t game_meta;
+
+/* ---- Internal: what the inline calls below use of the .c (not API) ------------------- */
+/* add, set and remove while a hook is set, through the metadata table (cold). */
+bool game__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value);
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hooks);
+
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
@@ -388,11 +403,54 @@ static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
+bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+void game__position_groups_after_add(game_world_t *w, ecs_entity_t e);
+void game__position_groups_before_remove(game_world_t *w, ecs_entity_t e);
+
 /* Sets position's hooks (NULL: none). */
-void game_on_position(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
-bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
-bool game_remove_position(game_world_t *w, ecs_entity_t e);
+static inline void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.position, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__position_insert(w, e, &v)) return false;
+        game__position_groups_after_add(w, e);
+        return true;
+    }
+    game__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+static inline bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !game__position_insert(w, e, &v))
+        return false;
+    game__position_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool game_remove_position(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__position_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    game__position_erase(w, e, row);
+    return true;
+}
 
 static inline game_position_t game_get_position(const game_world_t *w, ecs_entity_t e) {
     const game_position_pool_t *p = &w->components.position;
@@ -426,11 +484,54 @@ static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
+bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+void game__velocity_groups_after_add(game_world_t *w, ecs_entity_t e);
+void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e);
+
 /* Sets velocity's hooks (NULL: none). */
-void game_on_velocity(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
-bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
-bool game_remove_velocity(game_world_t *w, ecs_entity_t e);
+static inline void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.velocity, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__velocity_insert(w, e, &v)) return false;
+        game__velocity_groups_after_add(w, e);
+        return true;
+    }
+    game__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+static inline bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !game__velocity_insert(w, e, &v))
+        return false;
+    game__velocity_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__velocity_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    game__velocity_erase(w, e, row);
+    return true;
+}
 
 static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entity_t e) {
     const game_velocity_pool_t *p = &w->components.velocity;
@@ -464,11 +565,43 @@ static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
+bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets health's hooks (NULL: none). */
-void game_on_health(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
-bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
-bool game_remove_health(game_world_t *w, ecs_entity_t e);
+static inline void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.health, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
+    p->current[row] = v->current;
+    p->max[row] = v->max;
+}
+
+static inline bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
+    game__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+static inline bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           game__health_insert(w, e, &v);
+}
+
+static inline bool game_remove_health(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__health_erase(w, e, row);
+    return true;
+}
 
 static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t e) {
     const game_health_pool_t *p = &w->components.health;
@@ -502,11 +635,42 @@ static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
+bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets name's hooks (NULL: none). */
-void game_on_name(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
-bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
-bool game_remove_name(game_world_t *w, ecs_entity_t e);
+static inline void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.name, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
+    memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+static inline bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
+    game__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+static inline bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           game__name_insert(w, e, &v);
+}
+
+static inline bool game_remove_name(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__name_erase(w, e, row);
+    return true;
+}
 
 static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     const game_name_pool_t *p = &w->components.name;
@@ -538,11 +702,42 @@ static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
+bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets target's hooks (NULL: none). */
-void game_on_target(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
-bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
-bool game_remove_target(game_world_t *w, ecs_entity_t e);
+static inline void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.target, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
+    p->entity[row] = v->entity;
+}
+
+static inline bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
+    game__target_write(&w->components.target, row, &v);
+    return true;
+}
+
+static inline bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
+           game__target_insert(w, e, &v);
+}
+
+static inline bool game_remove_target(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__target_erase(w, e, row);
+    return true;
+}
 
 static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t e) {
     const game_target_pool_t *p = &w->components.target;
@@ -574,11 +769,43 @@ static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
+bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets cargo's hooks (NULL: none). */
-void game_on_cargo(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
-bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
-bool game_remove_cargo(game_world_t *w, ecs_entity_t e);
+static inline void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.cargo, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
+    memcpy(p->items[row], v->items, sizeof p->items[row]);
+    p->count[row] = v->count;
+}
+
+static inline bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
+    game__cargo_write(&w->components.cargo, row, &v);
+    return true;
+}
+
+static inline bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
+           game__cargo_insert(w, e, &v);
+}
+
+static inline bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__cargo_erase(w, e, row);
+    return true;
+}
 
 static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e) {
     const game_cargo_pool_t *p = &w->components.cargo;
@@ -612,11 +839,42 @@ static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
+bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets mood's hooks (NULL: none). */
-void game_on_mood(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
-bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
-bool game_remove_mood(game_world_t *w, ecs_entity_t e);
+static inline void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.mood, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
+    p->state[row] = v->state;
+}
+
+static inline bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
+    game__mood_write(&w->components.mood, row, &v);
+    return true;
+}
+
+static inline bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
+           game__mood_insert(w, e, &v);
+}
+
+static inline bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__mood_erase(w, e, row);
+    return true;
+}
 
 static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     const game_mood_pool_t *p = &w->components.mood;
@@ -648,11 +906,53 @@ static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
+bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e);
+void game__lifetime_groups_before_remove(game_world_t *w, ecs_entity_t e);
+
 /* Sets lifetime's hooks (NULL: none). */
-void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
-bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
-bool game_remove_lifetime(game_world_t *w, ecs_entity_t e);
+static inline void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.lifetime, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
+    p->seconds[row] = v->seconds;
+}
+
+static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!game__lifetime_insert(w, e, &v)) return false;
+        game__lifetime_groups_after_add(w, e);
+        return true;
+    }
+    game__lifetime_write(&w->components.lifetime, row, &v);
+    return true;
+}
+
+static inline bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
+        !game__lifetime_insert(w, e, &v))
+        return false;
+    game__lifetime_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__lifetime_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
+    game__lifetime_erase(w, e, row);
+    return true;
+}
 
 static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entity_t e) {
     const game_lifetime_pool_t *p = &w->components.lifetime;
@@ -684,11 +984,42 @@ static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
+bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets radius's hooks (NULL: none). */
-void game_on_radius(game_world_t *w, const game_hooks_t *hooks);
-bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
-bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
-bool game_remove_radius(game_world_t *w, ecs_entity_t e);
+static inline void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.radius, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
+    p->metres[row] = v->metres;
+}
+
+static inline bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
+    game__radius_write(&w->components.radius, row, &v);
+    return true;
+}
+
+static inline bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
+           game__radius_insert(w, e, &v);
+}
+
+static inline bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__radius_erase(w, e, row);
+    return true;
+}
 
 static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t e) {
     const game_radius_pool_t *p = &w->components.radius;
@@ -720,10 +1051,28 @@ static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_player(const game_world_t *w) {
     return w->components.player.set.count;
 }
+bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
-void game_on_player(game_world_t *w, const game_hooks_t *hooks);
-bool game_add_player(game_world_t *w, ecs_entity_t e);
-bool game_remove_player(game_world_t *w, ecs_entity_t e);
+static inline void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.player, hooks);
+}
+
+static inline bool game_add_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           game__player_insert(w, e, NULL);
+}
+
+static inline bool game_remove_player(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__player_erase(w, e, row);
+    return true;
+}
 
 /* asteroid */
 static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
@@ -734,10 +1083,28 @@ static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_asteroid(const game_world_t *w) {
     return w->components.asteroid.set.count;
 }
+bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
-void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks);
-bool game_add_asteroid(game_world_t *w, ecs_entity_t e);
-bool game_remove_asteroid(game_world_t *w, ecs_entity_t e);
+static inline void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.asteroid, hooks);
+}
+
+static inline bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
+           game__asteroid_insert(w, e, NULL);
+}
+
+static inline bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__asteroid_erase(w, e, row);
+    return true;
+}
 
 /* bullet */
 static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
@@ -748,10 +1115,28 @@ static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_bullet(const game_world_t *w) {
     return w->components.bullet.set.count;
 }
+bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
-void game_on_bullet(game_world_t *w, const game_hooks_t *hooks);
-bool game_add_bullet(game_world_t *w, ecs_entity_t e);
-bool game_remove_bullet(game_world_t *w, ecs_entity_t e);
+static inline void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.bullet, hooks);
+}
+
+static inline bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
+           game__bullet_insert(w, e, NULL);
+}
+
+static inline bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__bullet_erase(w, e, row);
+    return true;
+}
 
 /* frozen */
 static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
@@ -762,10 +1147,34 @@ static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_frozen(const game_world_t *w) {
     return w->components.frozen.set.count;
 }
+bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value);
+void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e);
+void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e);
+
 /* Sets frozen's hooks (NULL: none); a tag has no value: on_set is never called. */
-void game_on_frozen(game_world_t *w, const game_hooks_t *hooks);
-bool game_add_frozen(game_world_t *w, ecs_entity_t e);
-bool game_remove_frozen(game_world_t *w, ecs_entity_t e);
+static inline void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.frozen, hooks);
+}
+
+static inline bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
+        !game__frozen_insert(w, e, NULL))
+        return false;
+    game__frozen_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    game__frozen_erase(w, e, row);
+    game__frozen_groups_after_remove(w, e);
+    return true;
+}
 
 /* ---- Singletons: one instance each, in the world ----------------------------------- */
 
@@ -815,15 +1224,6 @@ uint64_t game_world_hash(const game_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *game_entity_to_json(const game_world_t *w, ecs_entity_t e);
-
-/* ---- Run-time metadata -------------------------------------------------------------- */
-/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
- * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
- * length, enum names, default, doc), and access to a world through void pointers:
- *     for (uint32_t k = 0; k < game_meta.component_count; k++)
- *         printf("%s\n", game_meta.components[k].name);
- * Save and load walk the same table. */
-extern const ecs_meta_schema_t game_meta;
 
 /* ---- Iteration --------------------------------------------------------------------- */
 /* GAME_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
@@ -1137,42 +1537,231 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
  * immediate call would when its turn comes: a change to an entity destroyed by then is
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * game_world_from_json discards the changes still waiting. */
-bool game_defer_destroy(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v);
-bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v);
-bool game_defer_remove_position(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
-bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v);
-bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v);
-bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v);
-bool game_defer_remove_health(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v);
-bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v);
-bool game_defer_remove_name(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v);
-bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v);
-bool game_defer_remove_target(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
-bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v);
-bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
-bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v);
-bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
-bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v);
-bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
-bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v);
-bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_player(game_world_t *w, ecs_entity_t e);
-bool game_defer_remove_player(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e);
-bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e);
-bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e);
-bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e);
-bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e);
+/* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (game_meta) instead of a case per component. */
+enum {
+    game__op_destroy,
+    game__op_add_position = 1,
+    game__op_set_position,
+    game__op_remove_position = 3,
+    game__op_add_velocity = 4,
+    game__op_set_velocity,
+    game__op_remove_velocity = 6,
+    game__op_add_health = 7,
+    game__op_set_health,
+    game__op_remove_health = 9,
+    game__op_add_name = 10,
+    game__op_set_name,
+    game__op_remove_name = 12,
+    game__op_add_target = 13,
+    game__op_set_target,
+    game__op_remove_target = 15,
+    game__op_add_cargo = 16,
+    game__op_set_cargo,
+    game__op_remove_cargo = 18,
+    game__op_add_mood = 19,
+    game__op_set_mood,
+    game__op_remove_mood = 21,
+    game__op_add_lifetime = 22,
+    game__op_set_lifetime,
+    game__op_remove_lifetime = 24,
+    game__op_add_radius = 25,
+    game__op_set_radius,
+    game__op_remove_radius = 27,
+    game__op_add_player = 28,
+    game__op_remove_player = 30,
+    game__op_add_asteroid = 31,
+    game__op_remove_asteroid = 33,
+    game__op_add_bullet = 34,
+    game__op_remove_bullet = 36,
+    game__op_add_frozen = 37,
+    game__op_remove_frozen = 39,
+};
+
+/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v);
+
+static inline bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_destroy, NULL);
+}
+
+static inline bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    game__value_t u;
+    u.position = v;
+    return game__defer(w, e, game__op_add_position, &u);
+}
+
+static inline bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    game__value_t u;
+    u.position = v;
+    return game__defer(w, e, game__op_set_position, &u);
+}
+
+static inline bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_position, NULL);
+}
+
+static inline bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    game__value_t u;
+    u.velocity = v;
+    return game__defer(w, e, game__op_add_velocity, &u);
+}
+
+static inline bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    game__value_t u;
+    u.velocity = v;
+    return game__defer(w, e, game__op_set_velocity, &u);
+}
+
+static inline bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_velocity, NULL);
+}
+
+static inline bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    game__value_t u;
+    u.health = v;
+    return game__defer(w, e, game__op_add_health, &u);
+}
+
+static inline bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    game__value_t u;
+    u.health = v;
+    return game__defer(w, e, game__op_set_health, &u);
+}
+
+static inline bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_health, NULL);
+}
+
+static inline bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    game__value_t u;
+    u.name = v;
+    return game__defer(w, e, game__op_add_name, &u);
+}
+
+static inline bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    game__value_t u;
+    u.name = v;
+    return game__defer(w, e, game__op_set_name, &u);
+}
+
+static inline bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_name, NULL);
+}
+
+static inline bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    game__value_t u;
+    u.target = v;
+    return game__defer(w, e, game__op_add_target, &u);
+}
+
+static inline bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    game__value_t u;
+    u.target = v;
+    return game__defer(w, e, game__op_set_target, &u);
+}
+
+static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_target, NULL);
+}
+
+static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    game__value_t u;
+    u.cargo = v;
+    return game__defer(w, e, game__op_add_cargo, &u);
+}
+
+static inline bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    game__value_t u;
+    u.cargo = v;
+    return game__defer(w, e, game__op_set_cargo, &u);
+}
+
+static inline bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_cargo, NULL);
+}
+
+static inline bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    game__value_t u;
+    u.mood = v;
+    return game__defer(w, e, game__op_add_mood, &u);
+}
+
+static inline bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    game__value_t u;
+    u.mood = v;
+    return game__defer(w, e, game__op_set_mood, &u);
+}
+
+static inline bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_mood, NULL);
+}
+
+static inline bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    game__value_t u;
+    u.lifetime = v;
+    return game__defer(w, e, game__op_add_lifetime, &u);
+}
+
+static inline bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    game__value_t u;
+    u.lifetime = v;
+    return game__defer(w, e, game__op_set_lifetime, &u);
+}
+
+static inline bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_lifetime, NULL);
+}
+
+static inline bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    game__value_t u;
+    u.radius = v;
+    return game__defer(w, e, game__op_add_radius, &u);
+}
+
+static inline bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    game__value_t u;
+    u.radius = v;
+    return game__defer(w, e, game__op_set_radius, &u);
+}
+
+static inline bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_radius, NULL);
+}
+
+static inline bool game_defer_add_player(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_player, NULL);
+}
+
+static inline bool game_defer_remove_player(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_player, NULL);
+}
+
+static inline bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_asteroid, NULL);
+}
+
+static inline bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_asteroid, NULL);
+}
+
+static inline bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_bullet, NULL);
+}
+
+static inline bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_bullet, NULL);
+}
+
+static inline bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_add_frozen, NULL);
+}
+
+static inline bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
+    return game__defer(w, e, game__op_remove_frozen, NULL);
+}
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory. */

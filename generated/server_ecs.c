@@ -10,12 +10,7 @@
  * the sparse set last, so running out of memory part way leaves the pool as it was. */
 
 
-static void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_position_t *v = value;
     server_position_pool_t *p = &w->components.position;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
@@ -26,7 +21,7 @@ static bool server__position_insert(server_world_t *w, ecs_entity_t e, const voi
     return true;
 }
 
-static void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
     SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove position");
@@ -70,12 +65,7 @@ static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uin
 }
 
 
-static void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
-}
-
-static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_velocity_t *v = value;
     server_velocity_pool_t *p = &w->components.velocity;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
@@ -86,7 +76,7 @@ static bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const voi
     return true;
 }
 
-static void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
     SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove velocity");
@@ -130,12 +120,7 @@ static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uin
 }
 
 
-static void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
-    p->current[row] = v->current;
-    p->max[row] = v->max;
-}
-
-static bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_health_t *v = value;
     server_health_pool_t *p = &w->components.health;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
@@ -146,7 +131,7 @@ static bool server__health_insert(server_world_t *w, ecs_entity_t e, const void 
     return true;
 }
 
-static void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
     SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove health");
@@ -165,11 +150,7 @@ static bool server__health_reserve(server_health_pool_t *p) {
 }
 
 
-static void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
-    memcpy(p->value[row], v->value, sizeof p->value[row]);
-}
-
-static bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_name_t *v = value;
     server_name_pool_t *p = &w->components.name;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
@@ -180,7 +161,7 @@ static bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *v
     return true;
 }
 
-static void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
     SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove name");
@@ -197,7 +178,7 @@ static bool server__name_reserve(server_name_pool_t *p) {
 }
 
 
-static bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     server_player_pool_t *p = &w->components.player;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
@@ -208,7 +189,7 @@ static bool server__player_insert(server_world_t *w, ecs_entity_t e, const void 
     return true;
 }
 
-static void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
     SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove player");
@@ -222,11 +203,7 @@ static bool server__player_reserve(server_player_pool_t *p) {
 }
 
 
-static void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
-    p->entity[row] = v->entity;
-}
-
-static bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_target_t *v = value;
     server_target_pool_t *p = &w->components.target;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
@@ -237,7 +214,7 @@ static bool server__target_insert(server_world_t *w, ecs_entity_t e, const void 
     return true;
 }
 
-static void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
     SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove target");
@@ -254,12 +231,7 @@ static bool server__target_reserve(server_target_pool_t *p) {
 }
 
 
-static void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
-    p->peer[row] = v->peer;
-    p->ping_ms[row] = v->ping_ms;
-}
-
-static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_connection_t *v = value;
     server_connection_pool_t *p = &w->components.connection;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
@@ -270,7 +242,7 @@ static bool server__connection_insert(server_world_t *w, ecs_entity_t e, const v
     return true;
 }
 
-static void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
     SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove connection");
@@ -289,7 +261,7 @@ static bool server__connection_reserve(server_connection_pool_t *p) {
 }
 
 
-static bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     server_replicated_pool_t *p = &w->components.replicated;
     if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
@@ -300,7 +272,7 @@ static bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const v
     return true;
 }
 
-static void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
     SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove replicated");
@@ -421,23 +393,23 @@ static void server__groups_spawned(server_world_t *w, ecs_entity_t e) {
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void server__position_groups_after_add(server_world_t *w, ecs_entity_t e) {
+void server__position_groups_after_add(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e) {
+void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
 /* After velocity was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
-static void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e) {
+void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e) {
     server__groups_pending(w, e);
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */
-static void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
+void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
     server__group0_leave(w, e);
 }
 
@@ -483,35 +455,7 @@ server_replication_view_t server_query_replication(server_world_t *w) {
 
 
 /* ---- Deferred changes -------------------------------------------------------------- */
-/* A change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (server_meta) instead of a case per component. */
-enum {
-    server__op_destroy,
-    server__op_add_position = 1,
-    server__op_set_position,
-    server__op_remove_position = 3,
-    server__op_add_velocity = 4,
-    server__op_set_velocity,
-    server__op_remove_velocity = 6,
-    server__op_add_health = 7,
-    server__op_set_health,
-    server__op_remove_health = 9,
-    server__op_add_name = 10,
-    server__op_set_name,
-    server__op_remove_name = 12,
-    server__op_add_player = 13,
-    server__op_remove_player = 15,
-    server__op_add_target = 16,
-    server__op_set_target,
-    server__op_remove_target = 18,
-    server__op_add_connection = 19,
-    server__op_set_connection,
-    server__op_remove_connection = 21,
-    server__op_add_replicated = 22,
-    server__op_remove_replicated = 24,
-};
+/* The command codes are in the header (Deferred changes). */
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
 static bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
@@ -530,7 +474,7 @@ static bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
 }
 
 /* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-static bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v) {
+bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v) {
     if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
     uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
     if (n > w->deferred.capacity || m > w->deferred.value_capacity) return false; /* full */
@@ -544,98 +488,6 @@ static bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const 
     }
     w->deferred.count = n;
     return true;
-}
-
-bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_destroy, NULL);
-}
-
-bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__defer(w, e, server__op_add_position, &(server__value_t){ .position = v });
-}
-
-bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__defer(w, e, server__op_set_position, &(server__value_t){ .position = v });
-}
-
-bool server_defer_remove_position(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_position, NULL);
-}
-
-bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__defer(w, e, server__op_add_velocity, &(server__value_t){ .velocity = v });
-}
-
-bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__defer(w, e, server__op_set_velocity, &(server__value_t){ .velocity = v });
-}
-
-bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_velocity, NULL);
-}
-
-bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__defer(w, e, server__op_add_health, &(server__value_t){ .health = v });
-}
-
-bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__defer(w, e, server__op_set_health, &(server__value_t){ .health = v });
-}
-
-bool server_defer_remove_health(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_health, NULL);
-}
-
-bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__defer(w, e, server__op_add_name, &(server__value_t){ .name = v });
-}
-
-bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__defer(w, e, server__op_set_name, &(server__value_t){ .name = v });
-}
-
-bool server_defer_remove_name(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_name, NULL);
-}
-
-bool server_defer_add_player(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_add_player, NULL);
-}
-
-bool server_defer_remove_player(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_player, NULL);
-}
-
-bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__defer(w, e, server__op_add_target, &(server__value_t){ .target = v });
-}
-
-bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__defer(w, e, server__op_set_target, &(server__value_t){ .target = v });
-}
-
-bool server_defer_remove_target(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_target, NULL);
-}
-
-bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__defer(w, e, server__op_add_connection, &(server__value_t){ .connection = v });
-}
-
-bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__defer(w, e, server__op_set_connection, &(server__value_t){ .connection = v });
-}
-
-bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_connection, NULL);
-}
-
-bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_add_replicated, NULL);
-}
-
-bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    return server__defer(w, e, server__op_remove_replicated, NULL);
 }
 
 /* Where each pooled component's member sits in the spawn desc (a value pointer, or a tag's
@@ -778,7 +630,7 @@ static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e
  * firing c's hooks: what add, set and remove do while a hook is set (w->hooks.any__), out of
  * line, and the metadata's change (ecs_meta.h), which deferred commands and the loader call.
  * One function for every component, through the table above. */
-static SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
+SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value) {
     server_world_t *w = world;
     uint32_t k = (uint32_t)(c - server_meta.components);
     const server__pool_ops_t *ops = &server__pool_ops[k];
@@ -809,7 +661,7 @@ static SERVER__COLD bool server__change(void *world, const ecs_meta_component_t 
 }
 
 /* Sets the hooks at `at` (NULL: none), then whether any component has one. */
-static void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks_t *hooks) {
+void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks_t *hooks) {
     static const server_hooks_t none = { NULL, NULL, NULL, NULL };
     *at = hooks ? *hooks : none;
     w->hooks.any__ = false;
@@ -817,38 +669,6 @@ static void server__hooks_put(server_world_t *w, server_hooks_t *at, const serve
         const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
         if (h->on_add || h->on_remove || h->on_set) w->hooks.any__ = true;
     }
-}
-
-void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.position, hooks);
-}
-
-void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.health, hooks);
-}
-
-void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.name, hooks);
-}
-
-void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.player, hooks);
-}
-
-void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.target, hooks);
-}
-
-void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.connection, hooks);
-}
-
-void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.replicated, hooks);
 }
 
 /* ---- World ------------------------------------------------------------------------- */
@@ -960,209 +780,6 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
     return ecs_entities_destroy(&w->entities, e);
 }
 
-/* ---- Components -------------------------------------------------------------------- */
-/* While any hook is set (w->hooks.any__), add, set and remove take the change function
- * (Hooks, above): the same steps, with the hooks fired. */
-
-
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, &v)) return false;
-        server__position_groups_after_add(w, e);
-        return true;
-    }
-    server__position_write(&w->components.position, row, &v);
-    return true;
-}
-
-bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
-        !server__position_insert(w, e, &v))
-        return false;
-    server__position_groups_after_add(w, e);
-    return true;
-}
-
-bool server_remove_position(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__position_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
-    server__position_erase(w, e, row);
-    return true;
-}
-
-
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, &v)) return false;
-        server__velocity_groups_after_add(w, e);
-        return true;
-    }
-    server__velocity_write(&w->components.velocity, row, &v);
-    return true;
-}
-
-bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v);
-    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
-        !server__velocity_insert(w, e, &v))
-        return false;
-    server__velocity_groups_after_add(w, e);
-    return true;
-}
-
-bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__velocity_groups_before_remove(w, e);
-    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
-    server__velocity_erase(w, e, row);
-    return true;
-}
-
-
-bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
-    server__health_write(&w->components.health, row, &v);
-    return true;
-}
-
-bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
-           server__health_insert(w, e, &v);
-}
-
-bool server_remove_health(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__health_erase(w, e, row);
-    return true;
-}
-
-
-bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
-    server__name_write(&w->components.name, row, &v);
-    return true;
-}
-
-bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
-           server__name_insert(w, e, &v);
-}
-
-bool server_remove_name(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__name_erase(w, e, row);
-    return true;
-}
-
-
-bool server_add_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
-           server__player_insert(w, e, NULL);
-}
-
-bool server_remove_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__player_erase(w, e, row);
-    return true;
-}
-
-
-bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
-    server__target_write(&w->components.target, row, &v);
-    return true;
-}
-
-bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
-           server__target_insert(w, e, &v);
-}
-
-bool server_remove_target(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__target_erase(w, e, row);
-    return true;
-}
-
-
-bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
-    server__connection_write(&w->components.connection, row, &v);
-    return true;
-}
-
-bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
-           server__connection_insert(w, e, &v);
-}
-
-bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__connection_erase(w, e, row);
-    return true;
-}
-
-
-bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL);
-    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
-           server__replicated_insert(w, e, NULL);
-}
-
-bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
-    uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
-    if (row == ECS_ROW_NONE) return false;
-    server__replicated_erase(w, e, row);
-    return true;
-}
 
 /* ---- Run-time metadata (ecs_meta.h) ------------------------------------------------ */
 /* Per component: its enums' names, its fields' names and table and its defaults as a value

@@ -301,6 +301,21 @@ static inline size_t server_count(const server_world_t *w) {
  * remove directly (defer those: hooks run inside the caller's loops and views). With no
  * hook set, each call pays one test of a world field. */
 
+/* ---- Run-time metadata -------------------------------------------------------------- */
+/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
+ * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
+ * length, enum names, default, doc), and access to a world through void pointers:
+ *     for (uint32_t k = 0; k < server_meta.component_count; k++)
+ *         printf("%s\n", server_meta.components[k].name);
+ * Save and load walk the same table. */
+extern const ecs_meta_schema_t server_meta;
+
+/* ---- Internal: what the inline calls below use of the .c (not API) ------------------- */
+/* add, set and remove while a hook is set, through the metadata table (cold). */
+bool server__change(void *world, const ecs_meta_component_t *c, ecs_entity_t e, ecs_meta_op_t op, const void *value);
+/* Sets the hooks at `at` (NULL: none), then whether any component has one. */
+void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks_t *hooks);
+
 /* ---- Components -------------------------------------------------------------------- */
 /* has: false for stale ids. count_<c>: how many entities have c. get: by value; e must be live and have the component (asserts;
  * under NDEBUG a zeroed value). set: adds or overwrites. add: false when e is stale or has
@@ -317,11 +332,54 @@ static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_position(const server_world_t *w) {
     return w->components.position.set.count;
 }
+bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+void server__position_groups_after_add(server_world_t *w, ecs_entity_t e);
+void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e);
+
 /* Sets position's hooks (NULL: none). */
-void server_on_position(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
-bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
-bool server_remove_position(server_world_t *w, ecs_entity_t e);
+static inline void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.position, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__position_insert(w, e, &v)) return false;
+        server__position_groups_after_add(w, e);
+        return true;
+    }
+    server__position_write(&w->components.position, row, &v);
+    return true;
+}
+
+static inline bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
+        !server__position_insert(w, e, &v))
+        return false;
+    server__position_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool server_remove_position(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.position.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__position_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
+    server__position_erase(w, e, row);
+    return true;
+}
 
 static inline server_position_t server_get_position(const server_world_t *w, ecs_entity_t e) {
     const server_position_pool_t *p = &w->components.position;
@@ -355,11 +413,54 @@ static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_velocity(const server_world_t *w) {
     return w->components.velocity.set.count;
 }
+bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e);
+void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e);
+
 /* Sets velocity's hooks (NULL: none). */
-void server_on_velocity(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
-bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
-bool server_remove_velocity(server_world_t *w, ecs_entity_t e);
+static inline void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.velocity, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+static inline bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) {
+        if (!server__velocity_insert(w, e, &v)) return false;
+        server__velocity_groups_after_add(w, e);
+        return true;
+    }
+    server__velocity_write(&w->components.velocity, row, &v);
+    return true;
+}
+
+static inline bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
+        !server__velocity_insert(w, e, &v))
+        return false;
+    server__velocity_groups_after_add(w, e);
+    return true;
+}
+
+static inline bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__velocity_groups_before_remove(w, e);
+    row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
+    server__velocity_erase(w, e, row);
+    return true;
+}
 
 static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs_entity_t e) {
     const server_velocity_pool_t *p = &w->components.velocity;
@@ -393,11 +494,43 @@ static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_health(const server_world_t *w) {
     return w->components.health.set.count;
 }
+bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets health's hooks (NULL: none). */
-void server_on_health(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
-bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
-bool server_remove_health(server_world_t *w, ecs_entity_t e);
+static inline void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.health, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
+    p->current[row] = v->current;
+    p->max[row] = v->max;
+}
+
+static inline bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
+    server__health_write(&w->components.health, row, &v);
+    return true;
+}
+
+static inline bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
+           server__health_insert(w, e, &v);
+}
+
+static inline bool server_remove_health(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.health.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__health_erase(w, e, row);
+    return true;
+}
 
 static inline server_health_t server_get_health(const server_world_t *w, ecs_entity_t e) {
     const server_health_pool_t *p = &w->components.health;
@@ -431,11 +564,42 @@ static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_name(const server_world_t *w) {
     return w->components.name.set.count;
 }
+bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets name's hooks (NULL: none). */
-void server_on_name(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
-bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
-bool server_remove_name(server_world_t *w, ecs_entity_t e);
+static inline void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.name, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
+    memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+static inline bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
+    server__name_write(&w->components.name, row, &v);
+    return true;
+}
+
+static inline bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
+           server__name_insert(w, e, &v);
+}
+
+static inline bool server_remove_name(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.name.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__name_erase(w, e, row);
+    return true;
+}
 
 static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_t e) {
     const server_name_pool_t *p = &w->components.name;
@@ -467,10 +631,28 @@ static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_player(const server_world_t *w) {
     return w->components.player.set.count;
 }
+bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
-void server_on_player(server_world_t *w, const server_hooks_t *hooks);
-bool server_add_player(server_world_t *w, ecs_entity_t e);
-bool server_remove_player(server_world_t *w, ecs_entity_t e);
+static inline void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.player, hooks);
+}
+
+static inline bool server_add_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
+           server__player_insert(w, e, NULL);
+}
+
+static inline bool server_remove_player(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.player.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__player_erase(w, e, row);
+    return true;
+}
 
 /* target */
 static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
@@ -481,11 +663,42 @@ static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_target(const server_world_t *w) {
     return w->components.target.set.count;
 }
+bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets target's hooks (NULL: none). */
-void server_on_target(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
-bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
-bool server_remove_target(server_world_t *w, ecs_entity_t e);
+static inline void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.target, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
+    p->entity[row] = v->entity;
+}
+
+static inline bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
+    server__target_write(&w->components.target, row, &v);
+    return true;
+}
+
+static inline bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
+           server__target_insert(w, e, &v);
+}
+
+static inline bool server_remove_target(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.target.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__target_erase(w, e, row);
+    return true;
+}
 
 static inline server_target_t server_get_target(const server_world_t *w, ecs_entity_t e) {
     const server_target_pool_t *p = &w->components.target;
@@ -517,11 +730,43 @@ static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_connection(const server_world_t *w) {
     return w->components.connection.set.count;
 }
+bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets connection's hooks (NULL: none). */
-void server_on_connection(server_world_t *w, const server_hooks_t *hooks);
-bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
-bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
-bool server_remove_connection(server_world_t *w, ecs_entity_t e);
+static inline void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.connection, hooks);
+}
+
+/* Writes v into row `row` of the pool. */
+static inline void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
+    p->peer[row] = v->peer;
+    p->ping_ms[row] = v->ping_ms;
+}
+
+static inline bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
+    server__connection_write(&w->components.connection, row, &v);
+    return true;
+}
+
+static inline bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
+           server__connection_insert(w, e, &v);
+}
+
+static inline bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__connection_erase(w, e, row);
+    return true;
+}
 
 static inline server_connection_t server_get_connection(const server_world_t *w, ecs_entity_t e) {
     const server_connection_pool_t *p = &w->components.connection;
@@ -555,10 +800,28 @@ static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_replicated(const server_world_t *w) {
     return w->components.replicated.set.count;
 }
+bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value);
+void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
 /* Sets replicated's hooks (NULL: none); a tag has no value: on_set is never called. */
-void server_on_replicated(server_world_t *w, const server_hooks_t *hooks);
-bool server_add_replicated(server_world_t *w, ecs_entity_t e);
-bool server_remove_replicated(server_world_t *w, ecs_entity_t e);
+static inline void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.replicated, hooks);
+}
+
+static inline bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL);
+    return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
+           server__replicated_insert(w, e, NULL);
+}
+
+static inline bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
+    if (!ecs_entities_alive(&w->entities, e)) return false;
+    uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
+    if (row == ECS_ROW_NONE) return false;
+    server__replicated_erase(w, e, row);
+    return true;
+}
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.
@@ -602,15 +865,6 @@ uint64_t server_world_hash(const server_world_t *w);
 /* One entity as one line of JSON (as in the document's "entities"), for logs; malloc'ed
  * (free() it); NULL when e is stale or out of memory. */
 char *server_entity_to_json(const server_world_t *w, ecs_entity_t e);
-
-/* ---- Run-time metadata -------------------------------------------------------------- */
-/* The schema as data (ecs_meta.h), for editors, inspectors and consoles: every component in
- * schema order with its kind, doc, size, defaults and fields (name, type, offset, array
- * length, enum names, default, doc), and access to a world through void pointers:
- *     for (uint32_t k = 0; k < server_meta.component_count; k++)
- *         printf("%s\n", server_meta.components[k].name);
- * Save and load walk the same table. */
-extern const ecs_meta_schema_t server_meta;
 
 /* ---- Iteration --------------------------------------------------------------------- */
 /* SERVER_EACH(w, it, a, b, ...) { body } runs body once for every entity that has all of
@@ -881,29 +1135,154 @@ server_replication_view_t server_query_replication(server_world_t *w);
  * immediate call would when its turn comes: a change to an entity destroyed by then is
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * server_world_from_json discards the changes still waiting. */
-bool server_defer_destroy(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v);
-bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v);
-bool server_defer_remove_position(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
-bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v);
-bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v);
-bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v);
-bool server_defer_remove_health(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v);
-bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v);
-bool server_defer_remove_name(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_player(server_world_t *w, ecs_entity_t e);
-bool server_defer_remove_player(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v);
-bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v);
-bool server_defer_remove_target(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
-bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v);
-bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e);
-bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e);
-bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e);
+/* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
+ * keeps its value in w->deferred.values. The code of a change to a component is
+ * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
+ * that table (server_meta) instead of a case per component. */
+enum {
+    server__op_destroy,
+    server__op_add_position = 1,
+    server__op_set_position,
+    server__op_remove_position = 3,
+    server__op_add_velocity = 4,
+    server__op_set_velocity,
+    server__op_remove_velocity = 6,
+    server__op_add_health = 7,
+    server__op_set_health,
+    server__op_remove_health = 9,
+    server__op_add_name = 10,
+    server__op_set_name,
+    server__op_remove_name = 12,
+    server__op_add_player = 13,
+    server__op_remove_player = 15,
+    server__op_add_target = 16,
+    server__op_set_target,
+    server__op_remove_target = 18,
+    server__op_add_connection = 19,
+    server__op_set_connection,
+    server__op_remove_connection = 21,
+    server__op_add_replicated = 22,
+    server__op_remove_replicated = 24,
+};
+
+/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v);
+
+static inline bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_destroy, NULL);
+}
+
+static inline bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    server__value_t u;
+    u.position = v;
+    return server__defer(w, e, server__op_add_position, &u);
+}
+
+static inline bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
+    server__value_t u;
+    u.position = v;
+    return server__defer(w, e, server__op_set_position, &u);
+}
+
+static inline bool server_defer_remove_position(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_position, NULL);
+}
+
+static inline bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    server__value_t u;
+    u.velocity = v;
+    return server__defer(w, e, server__op_add_velocity, &u);
+}
+
+static inline bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
+    server__value_t u;
+    u.velocity = v;
+    return server__defer(w, e, server__op_set_velocity, &u);
+}
+
+static inline bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_velocity, NULL);
+}
+
+static inline bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    server__value_t u;
+    u.health = v;
+    return server__defer(w, e, server__op_add_health, &u);
+}
+
+static inline bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
+    server__value_t u;
+    u.health = v;
+    return server__defer(w, e, server__op_set_health, &u);
+}
+
+static inline bool server_defer_remove_health(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_health, NULL);
+}
+
+static inline bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    server__value_t u;
+    u.name = v;
+    return server__defer(w, e, server__op_add_name, &u);
+}
+
+static inline bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
+    server__value_t u;
+    u.name = v;
+    return server__defer(w, e, server__op_set_name, &u);
+}
+
+static inline bool server_defer_remove_name(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_name, NULL);
+}
+
+static inline bool server_defer_add_player(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_add_player, NULL);
+}
+
+static inline bool server_defer_remove_player(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_player, NULL);
+}
+
+static inline bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    server__value_t u;
+    u.target = v;
+    return server__defer(w, e, server__op_add_target, &u);
+}
+
+static inline bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
+    server__value_t u;
+    u.target = v;
+    return server__defer(w, e, server__op_set_target, &u);
+}
+
+static inline bool server_defer_remove_target(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_target, NULL);
+}
+
+static inline bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    server__value_t u;
+    u.connection = v;
+    return server__defer(w, e, server__op_add_connection, &u);
+}
+
+static inline bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
+    server__value_t u;
+    u.connection = v;
+    return server__defer(w, e, server__op_set_connection, &u);
+}
+
+static inline bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_connection, NULL);
+}
+
+static inline bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_add_replicated, NULL);
+}
+
+static inline bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
+    return server__defer(w, e, server__op_remove_replicated, NULL);
+}
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory or the buffer is full. */

@@ -54,7 +54,7 @@ class SubprojectTest(unittest.TestCase):
             out = run(os.path.join(build, "mygame"), cwd=project)
             self.assertEqual(out, "hero alive=1 hp=7 x=3 moved=1\narmor=5\n")
             with open(os.path.join(build, "mygame_ecs.h"), encoding="utf-8") as f:
-                self.assertIn("bool mygame_add_armor(mygame_world_t *w, ecs_entity_t e, mygame_armor_t v);", f.read())
+                self.assertIn("static inline bool mygame_add_armor(mygame_world_t *w, ecs_entity_t e, mygame_armor_t v) {", f.read())
 
             # Nothing installs from a subproject.
             staged = os.path.join(tmp, "stage")
