@@ -5,6 +5,7 @@ refused where cJSON refuses it (NaN literals, a \\u0000 escape, a NUL byte)."""
 import json
 import math
 import os
+import re
 
 MAX_BYTES = 256 << 20  # ECS_JSON_MAX_BYTES_DEFAULT: what world_load reads at most
 EXACT = 1 << 53  # integers from here on are written as strings (ecs_json.c)
@@ -82,9 +83,23 @@ def parse(text):
         raise DumpError(None, f"line {e.lineno}, column {e.colno}: malformed JSON{end}") from None
 
 
+# A complete JSON string, for blanking out strings before looking for NaN/Infinity.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+
+
 def _scan(text):
     """(index, reason) of the first thing outside JSON that Python's json would take: a
-    NaN/Infinity literal (malformed), or a \\u0000 escape (C strings end at NUL); else None."""
+    NaN/Infinity literal (malformed), or a \\u0000 escape (C strings end at NUL); else None.
+    A regular expression clears the usual document (no \\u0000, no N or I outside strings);
+    only a text it cannot clear takes the walk below, which finds the first position."""
+    if "\\u0000" not in text:
+        outside = _STRING.sub('""', text)
+        if "N" not in outside and "I" not in outside:
+            return None
+    return _walk(text)
+
+
+def _walk(text):
     in_string = False
     k = 0
     while k < len(text):

@@ -326,6 +326,18 @@ class DumpTest(unittest.TestCase):
         self.assertEqual(result.stderr, f"{schema}: components.p.fields.x: unknown type 'flaot' (did you mean 'f32'?)\n")
         self.assertEqual(tool("check", good).returncode, 2)  # --schema is required
 
+    def test_scan_fast_path_agrees_with_the_walk(self):
+        """document._scan clears a text with a regular expression and walks it character by
+        character only when that cannot clear it: both must find the same first problem."""
+        sys.path.insert(0, os.path.join(ROOT, "generator"))
+        from dumplib import document
+        texts = ['{"a": "N"}', '{"a": NaN}', '{"a": "x\\"N"}', '{"a": "\\u0000"}', '{"a": "\\\\u0000"}',
+                 '{"a": "\\\\"} N', '{"a": "abc', '{"a": "abc I', '{"a": "a\\\nb", "b": Infinity}',
+                 '["I", "\\\\", I]', '["\\"", -Infinity]', '{"Inf": "NaN", "x": [1, 2]}']
+        found = [document._scan(text) for text in texts]
+        self.assertEqual(found, [document._walk(text) for text in texts])
+        self.assertEqual([at for at, _ in filter(None, found)], [6, 7, 12, 19, 12, 8])
+
     def test_cli(self):
         self.assertRegex(tool("--version").stdout, r"^ecsgen-dump \d+\.\d+\.\d+\n$")
         self.assertEqual(tool().returncode, 2)
