@@ -632,13 +632,19 @@ void editor_world_free(editor_world_t *w) {
 ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
-    if (desc->position && !editor__position_insert(w, e, desc->position)) goto out_of_memory;
-    if (desc->velocity && !editor__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-    if (desc->health && !editor__health_insert(w, e, desc->health)) goto out_of_memory;
-    if (desc->name && !editor__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !editor__player_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
+        if (desc->position && !editor__position_insert(w, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !editor__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !editor__health_insert(w, e, desc->health)) goto out_of_memory;
+        if (desc->name && !editor__name_insert(w, e, desc->name)) goto out_of_memory;
+    }
+    /* Components player .. gizmo: one test skips a block the desc leaves out. */
+    if ((desc->player) | (desc->selected) | (desc->gizmo != NULL)) {
+        if (desc->player && !editor__player_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
+    }
     editor__groups_spawned(w, e);
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;

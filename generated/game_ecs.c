@@ -807,19 +807,31 @@ void game_world_free(game_world_t *w) {
 ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
-    if (desc->position && !game__position_insert(w, e, desc->position)) goto out_of_memory;
-    if (desc->velocity && !game__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-    if (desc->health && !game__health_insert(w, e, desc->health)) goto out_of_memory;
-    if (desc->name && !game__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->target && !game__target_insert(w, e, desc->target)) goto out_of_memory;
-    if (desc->cargo && !game__cargo_insert(w, e, desc->cargo)) goto out_of_memory;
-    if (desc->mood && !game__mood_insert(w, e, desc->mood)) goto out_of_memory;
-    if (desc->lifetime && !game__lifetime_insert(w, e, desc->lifetime)) goto out_of_memory;
-    if (desc->radius && !game__radius_insert(w, e, desc->radius)) goto out_of_memory;
-    if (desc->player && !game__player_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->asteroid && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->bullet && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
+        if (desc->position && !game__position_insert(w, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !game__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !game__health_insert(w, e, desc->health)) goto out_of_memory;
+        if (desc->name && !game__name_insert(w, e, desc->name)) goto out_of_memory;
+    }
+    /* Components target .. lifetime: one test skips a block the desc leaves out. */
+    if ((desc->target != NULL) | (desc->cargo != NULL) | (desc->mood != NULL) | (desc->lifetime != NULL)) {
+        if (desc->target && !game__target_insert(w, e, desc->target)) goto out_of_memory;
+        if (desc->cargo && !game__cargo_insert(w, e, desc->cargo)) goto out_of_memory;
+        if (desc->mood && !game__mood_insert(w, e, desc->mood)) goto out_of_memory;
+        if (desc->lifetime && !game__lifetime_insert(w, e, desc->lifetime)) goto out_of_memory;
+    }
+    /* Components radius .. bullet: one test skips a block the desc leaves out. */
+    if ((desc->radius != NULL) | (desc->player) | (desc->asteroid) | (desc->bullet)) {
+        if (desc->radius && !game__radius_insert(w, e, desc->radius)) goto out_of_memory;
+        if (desc->player && !game__player_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->asteroid && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->bullet && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+    }
+    /* Components frozen .. frozen: one test skips a block the desc leaves out. */
+    if ((desc->frozen)) {
+        if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
+    }
     game__groups_spawned(w, e);
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;

@@ -713,14 +713,20 @@ void server_world_free(server_world_t *w) {
 ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
-    if (desc->position && !server__position_insert(w, e, desc->position)) goto out_of_memory;
-    if (desc->velocity && !server__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-    if (desc->health && !server__health_insert(w, e, desc->health)) goto out_of_memory;
-    if (desc->name && !server__name_insert(w, e, desc->name)) goto out_of_memory;
-    if (desc->player && !server__player_insert(w, e, NULL)) goto out_of_memory;
-    if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
-    if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
-    if (desc->replicated && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
+        if (desc->position && !server__position_insert(w, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !server__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !server__health_insert(w, e, desc->health)) goto out_of_memory;
+        if (desc->name && !server__name_insert(w, e, desc->name)) goto out_of_memory;
+    }
+    /* Components player .. replicated: one test skips a block the desc leaves out. */
+    if ((desc->player) | (desc->target != NULL) | (desc->connection != NULL) | (desc->replicated)) {
+        if (desc->player && !server__player_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
+        if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
+        if (desc->replicated && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
+    }
     server__groups_spawned(w, e);
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;

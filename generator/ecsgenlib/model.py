@@ -534,10 +534,16 @@ class Schema:
 
     @property
     def spawn_blocks(self):
-        """The pooled components in runs of 16: spawn skips a run the desc leaves out with one
-        test, so a desc naming a few of 512 components costs a few tests, not 512."""
+        """The pooled components in runs of 4, each run skipped with one test when the desc
+        leaves it out: a desc naming two of 32 components tests 8 runs and 4 pointers, not 32
+        pointers one by one. Past 16 runs (64 components) the runs go in blocks of 4, one more
+        test each, so that 512 components cost 32 tests, not 128. A list of blocks, each a
+        list of runs."""
         pooled = self.pooled
-        return [pooled[k:k + 16] for k in range(0, len(pooled), 16)]
+        runs = [pooled[k:k + 4] for k in range(0, len(pooled), 4)]
+        if len(runs) <= 16:
+            return [[run] for run in runs]
+        return [runs[k:k + 4] for k in range(0, len(runs), 4)]
 
     @property
     def scratch_queries(self):
