@@ -392,6 +392,7 @@ class Schema:
         self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
         self.slots_fit_fn = self.names.internal("slots", "fit")
+        self.slot_clear_fn = self.names.internal("slot", "clear")  # zeroes one slot's rows
         self.step_fn = self.names.internal("step")
         self.term_need_macro = self.upper_internal("NEED")
         self.term_direct_macro = self.upper_internal("DIRECT")
@@ -489,6 +490,11 @@ class Schema:
     def slotted(self):
         """The components with slot storage, in schema order: bit k of an entity's mask is the k-th's."""
         return [c for c in self.pooled if c.slot]
+
+    @property
+    def slotted_data(self):
+        """The slot components that have rows (not tags): a slot without one holds zeros there."""
+        return [c for c in self.slotted if not c.tag]
 
     @property
     def slot_scan(self):
