@@ -1,6 +1,8 @@
 /* test_api_ndebug.c: get on a stale id or a missing component, built with NDEBUG (meson
  * passes -DNDEBUG for this file alone): no assert, a zeroed value, nothing touched. Debug
- * builds assert instead, which this suite does not exercise. */
+ * builds assert instead, which this suite does not exercise. Slot rows without their
+ * component read as zeros (get does not test the mask under NDEBUG): after remove, destroy,
+ * reuse and load (test_slot_wide.c: after a spawn that ran out of memory). */
 #ifndef NDEBUG
 #error "test_api_ndebug.c must be compiled with -DNDEBUG"
 #endif

@@ -1,10 +1,18 @@
 /* test_slot_wide.c: slot storage with 71 slot components (a two-word mask per entity) in a
  * growable world: bits in both words, rows growing with the entity table, loops over slot
- * components only and mixed with a sparse one, destroy clearing every bit. */
+ * components only and mixed with a sparse one, destroy clearing every bit, and the zeroed
+ * rows a slot keeps without its components. */
 #include <stdlib.h>
 
 #include "check.h"
 #include "sw_ecs.h"
+
+/* An allocator that has no memory left (frees still work). */
+static void *failing_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    if (size == 0) free(ptr);
+    return NULL;
+}
 
 int main(void) {
     sw_world_t *w = sw_world_new();
@@ -61,6 +69,18 @@ int main(void) {
     CHECK(!sw_has_s0(back, again));
     free(json);
     sw_world_free(back);
+    /* A slot row without its component holds zeros (get reads it unchecked under NDEBUG),
+     * also after a spawn that ran out of memory before writing its slot components. */
+    uint32_t fresh = w->entities.used; /* allocated, never handed out */
+    w->components.s69.v[fresh] = 55;
+    ecs_set_allocator(&(ecs_allocator_t){ failing_realloc, NULL });
+    ecs_entity_t failed = sw_spawn(w, &(sw_spawn_desc_t){ .early = &(sw_early_t){ 1 }, .s69 = &(sw_s69_t){ 2 } });
+    ecs_set_allocator(NULL);
+    CHECK(failed == ECS_NULL);
+    ecs_entity_t next = sw_spawn(w, NULL);
+    CHECK_EQ(ecs_entity_index(next), fresh);
+    CHECK(!sw_has_s69(w, next));
+    CHECK_EQ(w->components.s69.v[fresh], 0);
     sw_world_free(w);
     return check_finish("test_slot_wide");
 }
