@@ -61,6 +61,27 @@ static double W(iterate_view)(size_t n) {
     return t / (double)(reps * n);
 }
 
+/* The view in a frame that changed structure: one entity loses velocity and gets it back
+ * before each loop, so a non-owned view lists its matches again (an owned one flushes one
+ * pending entity). */
+static double W(iterate_view_changed)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    size_t reps = iteration_reps(n);
+    double t0 = now_ns();
+    for (size_t r = 0; r < reps; r++) {
+        ecs_entity_t e = ids[(r * 7919u) % n];
+        if (!S(remove_velocity)(w, e) || !S(add_velocity)(w, e, (S(velocity_t)){ 1.0f, 2.0f })) fail("view changed: remove+add failed");
+        W(move_view)(w, bench_dt);
+    }
+    double t = now_ns() - t0;
+    if (S(query_move)(w).count != n) fail("view changed: wrong count");
+    sink += w->components.position.x[n / 2];
+    S(world_free)(w);
+    free(ids);
+    return t / (double)(reps * n);
+}
+
 #if defined(_OPENMP) && !SLOT_STORAGE
 static double W(iterate_view_2_threads)(size_t n) {
     S(world_t) *w = W(populate)(n, NULL, 0);
@@ -232,6 +253,7 @@ static double W(memory)(size_t n) {
 static const workload_t W(workloads)[] = {
     { "create P+V", "ns/entity", W(create), base_create_n, false },
     { "iterate declared query (view)", "ns/entity", W(iterate_view), base_iterate, false },
+    { "view, a change per frame", "ns/entity", W(iterate_view_changed), base_iterate, false },
     { "iterate ad-hoc EACH(P, V)", "ns/entity", W(iterate_each), base_iterate, false },
     { "iterate P,V,D 1 in 4 (view)", "ns/match", W(iterate_sparse), base_iterate_sparse, false },
     { "destroy+create 10%/frame", "ns/pair", W(churn), base_churn, false },

@@ -356,25 +356,36 @@ static bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint3
 
 editor_selection_view_t editor_query_selection(editor_world_t *w) {
     editor__selection_scratch_t *sc = &w->scratch.selection;
-    const ecs_walk_t walks[] = { EDITOR__WALK_position(w), EDITOR__WALK_selected(w) };
-    ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
     editor_selection_view_t v = { .count = 0 };
-    uint32_t rows = *walk.limit;
-    if (rows == 0 || !editor__selection_scratch_fit(sc, rows)) return v;
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < rows; k++) {
-        ecs_entity_t e = (*walk.dense)[k];
-        if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-        if (ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE) continue;
-        sc->entity[n++] = e;
+    /* Versions only grow: their sum is unchanged only while none of them changed. */
+    uint64_t version = w->components.position.set.version + w->components.selected.set.version;
+    if (!sc->listed || sc->version != version) {
+        const ecs_walk_t walks[] = { EDITOR__WALK_position(w), EDITOR__WALK_selected(w) };
+        ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
+        uint32_t rows = *walk.limit;
+        sc->listed = false;
+        if (rows && !editor__selection_scratch_fit(sc, rows)) return v;
+        uint32_t n = 0;
+        bool in_place = true;
+        for (uint32_t k = 0; k < rows; k++) {
+            ecs_entity_t e = (*walk.dense)[k];
+            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+            if (ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE) continue;
+            in_place = in_place && sc->position[n] == n;
+            sc->entity[n++] = e;
+        }
+        sc->count = n;
+        sc->in_place = in_place;
+        sc->version = version;
+        sc->listed = true;
     }
-    v.count = n;
+    v.count = sc->count;
     v.entity = sc->entity;
 #if EDITOR_CHECKS
     v.checks__ = &w->checks__;
     v.changes__ = w->checks__.changes;
 #endif
-    v.row__.position = sc->position;
+    v.row__.position = sc->in_place ? NULL : sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
     return v;

@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 2
-#error "game_ecs.h was generated for ecsgen runtime API 2: regenerate it"
+#if ECS_RUNTIME_API != 3
+#error "game_ecs.h was generated for ecsgen runtime API 3: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -1455,8 +1455,10 @@ static inline bool game__step(game_iter_t *it) {
  * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
  * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
  * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
- * the row up. Either way the view holds while the loop only changes values and spawns
+ * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
+ * by the next call while none of the query's components gained or lost members or moved
+ * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
+ * (the loop then branches once, outside, and vectorises). Either way the view holds while the loop only changes values and spawns
  * entities without components: any other spawn, destroy, add, remove, or set that adds a
  * component, invalidates it. Record those with the game_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when

@@ -429,25 +429,36 @@ static bool server__replication_scratch_fit(server__replication_scratch_t *sc, u
 
 server_replication_view_t server_query_replication(server_world_t *w) {
     server__replication_scratch_t *sc = &w->scratch.replication;
-    const ecs_walk_t walks[] = { SERVER__WALK_position(w), SERVER__WALK_replicated(w) };
-    ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
     server_replication_view_t v = { .count = 0 };
-    uint32_t rows = *walk.limit;
-    if (rows == 0 || !server__replication_scratch_fit(sc, rows)) return v;
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < rows; k++) {
-        ecs_entity_t e = (*walk.dense)[k];
-        if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-        if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
-        sc->entity[n++] = e;
+    /* Versions only grow: their sum is unchanged only while none of them changed. */
+    uint64_t version = w->components.position.set.version + w->components.replicated.set.version;
+    if (!sc->listed || sc->version != version) {
+        const ecs_walk_t walks[] = { SERVER__WALK_position(w), SERVER__WALK_replicated(w) };
+        ecs_cursor_t walk = ecs_cursor_smallest(2, walks);
+        uint32_t rows = *walk.limit;
+        sc->listed = false;
+        if (rows && !server__replication_scratch_fit(sc, rows)) return v;
+        uint32_t n = 0;
+        bool in_place = true;
+        for (uint32_t k = 0; k < rows; k++) {
+            ecs_entity_t e = (*walk.dense)[k];
+            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+            if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
+            in_place = in_place && sc->position[n] == n;
+            sc->entity[n++] = e;
+        }
+        sc->count = n;
+        sc->in_place = in_place;
+        sc->version = version;
+        sc->listed = true;
     }
-    v.count = n;
+    v.count = sc->count;
     v.entity = sc->entity;
 #if SERVER_CHECKS
     v.checks__ = &w->checks__;
     v.changes__ = w->checks__.changes;
 #endif
-    v.row__.position = sc->position;
+    v.row__.position = sc->in_place ? NULL : sc->position;
     v.position.x = w->components.position.x;
     v.position.y = w->components.position.y;
     return v;

@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 2
-#error "server_ecs.h was generated for ecsgen runtime API 2: regenerate it"
+#if ECS_RUNTIME_API != 3
+#error "server_ecs.h was generated for ecsgen runtime API 3: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -147,11 +147,16 @@ typedef struct server_components {
     server_replicated_pool_t replicated;
 } server_components_t;
 
-/* Query replication is not owned: its view lists the matches here (reused, grown on demand). */
+/* Query replication is not owned: its view lists the matches here (grown on demand), and the
+ * next view reuses the list while the sum of its components' versions is `version`. */
 typedef struct {
     ecs_entity_t *entity;
     uint32_t *position;
     uint32_t capacity;
+    uint32_t count;   /* matches listed */
+    bool listed;      /* the list is complete (false before the first view and after out of memory) */
+    bool in_place;    /* every match's row is its place in the list: views need no row lists */
+    uint64_t version;
 } server__replication_scratch_t;
 
 /* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
@@ -1061,8 +1066,10 @@ static inline bool server__step(server_iter_t *it) {
  * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
  * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
  * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool)); ROW looks
- * the row up. Either way the view holds while the loop only changes values and spawns
+ * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
+ * by the next call while none of the query's components gained or lost members or moved
+ * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
+ * (the loop then branches once, outside, and vectorises). Either way the view holds while the loop only changes values and spawns
  * entities without components: any other spawn, destroy, add, remove, or set that adds a
  * component, invalidates it. Record those with the server_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
@@ -1111,13 +1118,13 @@ typedef struct server_replication_view {
         float *ECS_RESTRICT x;
         float *ECS_RESTRICT y;
     } position;
-    struct {
+    struct { /* match i's row in each pool; NULL: row i */
         const uint32_t *position;
     } row__;
     const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } server_replication_view_t;
-#define SERVER_REPLICATION_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c[i])
+#define SERVER_REPLICATION_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (v).row__.c[i] : (i))
 
 server_replication_view_t server_query_replication(server_world_t *w);
 

@@ -19,6 +19,8 @@ typedef struct ecs_sparse {
     ecs_entity_t *dense;  /* row -> entity */
     uint32_t count;       /* members: rows 0..count-1 */
     uint32_t capacity;    /* rows allocated in dense (and in the owner's field arrays) */
+    uint64_t version;     /* bumped by every change of members or rows: a list of rows made
+                           * when it had some value still holds while it has it */
 } ecs_sparse_t;
 
 /* A zeroed ecs_sparse_t is an empty set. */
@@ -65,6 +67,7 @@ static inline bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
  * e's page reserved. */
 static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t row = s->count++;
+    s->version++;
     s->dense[row] = e;
     *ecs_sparse_slot(s, e) = row;
     return row;
@@ -76,6 +79,7 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
  * one cache miss fewer when rows are random. */
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
+    s->version++;
     *ecs_sparse_slot(s, e) = ECS_ROW_NONE;
     if (row != last) {
         ecs_entity_t moved = s->dense[last];
@@ -90,6 +94,7 @@ static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32
  * values from `from` to `row` only). */
 static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
     ecs_entity_t moved = s->dense[from];
+    s->version++;
     s->dense[row] = moved;
     *ecs_sparse_slot(s, moved) = row;
     s->dense[from] = e;
@@ -99,6 +104,7 @@ static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t
 /* Exchanges the members at rows a and b (for keeping groups packed). */
 static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
     if (a == b) return;
+    s->version++;
     ecs_entity_t ea = s->dense[a];
     ecs_entity_t eb = s->dense[b];
     s->dense[a] = eb;

@@ -245,6 +245,12 @@ class Component:
             return f"({self.has_at(w, f'ecs_entity_index({e})')} ? ecs_entity_index({e}) : ECS_ROW_NONE)"
         return f"ecs_sparse_row(&{w}->components.{self.name}.set, {e})"
 
+    def version_of(self, w):
+        """C: a count that changes whenever this component's members or rows change."""
+        if self.slot:
+            return f"{w}->slot_version[{self.slot_index}]"
+        return f"{w}->components.{self.name}.set.version"
+
     def mask_word(self, bits):
         """Its word of an entity's slot mask, for words of `bits` bits."""
         return self.slot_index // bits
