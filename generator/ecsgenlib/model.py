@@ -334,6 +334,18 @@ class Query:
         return [c for c in self.all if not c.tag]
 
     @property
+    def slot_only(self):
+        """Every term has slot storage, in one mask word per entity: a non-owned view finds its
+        matches by their masks alone, and a match's row is its slot in every pool."""
+        return all(c.slot and c.mask_layout[1] == 1 for c in self.all + self.none)
+
+    @property
+    def listed(self):
+        """The components whose rows a non-owned view lists: one list serves every pool of a
+        slot-only query."""
+        return self.data[:1] if self.slot_only else self.data
+
+    @property
     def driver(self):
         """The owned pool whose dense entity array is the view's `entity` (any owned pool)."""
         return self.group.pools[0]

@@ -65,17 +65,46 @@ static void check_linked(kit_world_t *w) {
     }
 }
 
+/* steering (vel, state without marked) and picked (marked) have slot storage only: their
+ * views find the matches by the slot masks. */
+static bool steering_match(kit_world_t *w, ecs_entity_t e) {
+    return kit_alive(w, e) && kit_has_vel(w, e) && kit_has_state(w, e) && !kit_has_marked(w, e);
+}
+
+static void check_steering(kit_world_t *w) {
+    kit_steering_view_t v = kit_query_steering(w);
+    size_t expected = 0;
+    for (size_t k = 0; k < id_count; k++) expected += steering_match(w, ids[k]);
+    EXPECT_EQ(v.count, expected);
+    for (size_t i = 0; i < v.count; i++) {
+        ecs_entity_t e = v.entity[i];
+        EXPECT(steering_match(w, e));
+        if (!steering_match(w, e)) continue;
+        EXPECT(v.vel.dx[KIT_STEERING_ROW(v, vel, i)] == kit_get_vel(w, e).dx);
+        EXPECT(v.state.mode[KIT_STEERING_ROW(v, state, i)] == kit_get_state(w, e).mode);
+        for (size_t j = 0; j < i; j++) EXPECT(v.entity[j] != e);
+    }
+    kit_picked_view_t p = kit_query_picked(w);
+    expected = 0;
+    for (size_t k = 0; k < id_count; k++) expected += kit_alive(w, ids[k]) && kit_has_marked(w, ids[k]);
+    EXPECT_EQ(p.count, expected);
+    for (size_t i = 0; i < p.count; i++) EXPECT(kit_has_marked(w, p.entity[i]));
+}
+
 static void check_all(kit_world_t *w, const char *after) {
     stage = after;
     check_moving(w);
     check_linked(w);
+    check_steering(w);
 }
 
 static ecs_entity_t spawn(kit_world_t *w, int k, bool link) {
     kit_pos_t p = { .x = k, .y = -k };
     kit_vel_t d = { .dx = 10 * k, .dy = k };
     kit_link_t l = { .other = ECS_NULL };
-    ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &p, .vel = &d, .link = link ? &l : NULL });
+    kit_state_t st = { .mode = (kit_state_mode_t)(k % 3) };
+    ecs_entity_t e = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &p, .vel = &d, .link = link ? &l : NULL,
+                                                       .state = k % 4 != 1 ? &st : NULL });
     CHECK(e != ECS_NULL);
     if (id_count < MAX) ids[id_count++] = e;
     return e;
@@ -96,6 +125,14 @@ static void in_place(void) {
     stage = "pos removed and added again";
     check_moving(w);
     CHECK(!w->scratch.moving.in_place);
+    for (int k = 0; k < 8; k++) CHECK(kit_has_state(w, ids[k]) || kit_add_state(w, ids[k], KIT_STATE_DEFAULT));
+    stage = "every entity with vel and state";
+    check_steering(w);
+    CHECK(w->scratch.steering.listed && w->scratch.steering.in_place);
+    CHECK(kit_add_marked(w, ids[3]));
+    stage = "a slot in the middle marked";
+    check_steering(w);
+    CHECK(!w->scratch.steering.in_place);
     kit_world_free(w);
 }
 
@@ -114,6 +151,10 @@ int main(void) {
     check_all(w, "add marked");
     CHECK(kit_remove_marked(w, ids[3]));
     check_all(w, "remove marked");
+    CHECK(kit_remove_state(w, ids[2]));
+    check_all(w, "remove state");
+    CHECK(kit_add_state(w, ids[5], KIT_STATE_DEFAULT) || kit_has_state(w, ids[5]));
+    check_all(w, "add state");
     CHECK(kit_remove_pos(w, ids[4])); /* sparse */
     check_all(w, "remove pos");
     CHECK(kit_set_pos(w, ids[4], (kit_pos_t){ 4, 4 })); /* set that adds */
