@@ -34,35 +34,8 @@ static bool moving_match(kit_world_t *w, ecs_entity_t e) {
            !kit_has_marked(w, e);
 }
 
-/* The view of `moving` lists every match once, with its pos and vel at ROW, and nothing else. */
-static void check_moving(kit_world_t *w) {
-    kit_moving_view_t v = kit_query_moving(w);
-    size_t expected = 0;
-    for (size_t k = 0; k < id_count; k++) expected += moving_match(w, ids[k]);
-    EXPECT_EQ(v.count, expected);
-    for (size_t i = 0; i < v.count; i++) {
-        ecs_entity_t e = v.entity[i];
-        EXPECT(moving_match(w, e));
-        if (!moving_match(w, e)) continue;
-        kit_pos_t p = kit_get_pos(w, e);
-        kit_vel_t d = kit_get_vel(w, e);
-        EXPECT(v.pos.x[KIT_MOVING_ROW(v, pos, i)] == p.x && v.pos.y[KIT_MOVING_ROW(v, pos, i)] == p.y);
-        EXPECT(v.vel.dx[KIT_MOVING_ROW(v, vel, i)] == d.dx && v.vel.dy[KIT_MOVING_ROW(v, vel, i)] == d.dy);
-        for (size_t j = 0; j < i; j++) EXPECT(v.entity[j] != e);
-    }
-}
-
-static void check_linked(kit_world_t *w) {
-    kit_linked_view_t v = kit_query_linked(w);
-    size_t expected = 0;
-    for (size_t k = 0; k < id_count; k++)
-        expected += kit_alive(w, ids[k]) && kit_has_link(w, ids[k]) && kit_has_marked(w, ids[k]);
-    EXPECT_EQ(v.count, expected);
-    for (size_t i = 0; i < v.count; i++) {
-        ecs_entity_t e = v.entity[i];
-        EXPECT(kit_has_link(w, e) && kit_has_marked(w, e));
-        EXPECT(v.link.other[KIT_LINKED_ROW(v, link, i)] == kit_get_link(w, e).other);
-    }
+static bool linked_match(kit_world_t *w, ecs_entity_t e) {
+    return kit_alive(w, e) && kit_has_link(w, e) && kit_has_marked(w, e);
 }
 
 /* steering (vel, state without marked) and picked (marked) have slot storage only: their
@@ -71,24 +44,55 @@ static bool steering_match(kit_world_t *w, ecs_entity_t e) {
     return kit_alive(w, e) && kit_has_vel(w, e) && kit_has_state(w, e) && !kit_has_marked(w, e);
 }
 
-static void check_steering(kit_world_t *w) {
-    kit_steering_view_t v = kit_query_steering(w);
+static bool picked_match(kit_world_t *w, ecs_entity_t e) {
+    return kit_alive(w, e) && kit_has_marked(w, e);
+}
+
+/* A view's list: each entity once, every one a match, as many as the ids that match. */
+static void check_list(kit_world_t *w, const ecs_entity_t *list, size_t count,
+                       bool (*match)(kit_world_t *, ecs_entity_t)) {
     size_t expected = 0;
-    for (size_t k = 0; k < id_count; k++) expected += steering_match(w, ids[k]);
-    EXPECT_EQ(v.count, expected);
+    for (size_t k = 0; k < id_count; k++) expected += match(w, ids[k]);
+    EXPECT_EQ(count, expected);
+    for (size_t i = 0; i < count; i++) {
+        EXPECT(match(w, list[i]));
+        for (size_t j = 0; j < i; j++) EXPECT(list[j] != list[i]);
+    }
+}
+
+/* Each view's list, and each match's values at its ROW. */
+static void check_moving(kit_world_t *w) {
+    kit_moving_view_t v = kit_query_moving(w);
+    check_list(w, v.entity, v.count, moving_match);
     for (size_t i = 0; i < v.count; i++) {
         ecs_entity_t e = v.entity[i];
-        EXPECT(steering_match(w, e));
+        if (!moving_match(w, e)) continue;
+        kit_pos_t p = kit_get_pos(w, e);
+        kit_vel_t d = kit_get_vel(w, e);
+        EXPECT(v.pos.x[KIT_MOVING_ROW(v, pos, i)] == p.x && v.pos.y[KIT_MOVING_ROW(v, pos, i)] == p.y);
+        EXPECT(v.vel.dx[KIT_MOVING_ROW(v, vel, i)] == d.dx && v.vel.dy[KIT_MOVING_ROW(v, vel, i)] == d.dy);
+    }
+}
+
+static void check_linked(kit_world_t *w) {
+    kit_linked_view_t v = kit_query_linked(w);
+    check_list(w, v.entity, v.count, linked_match);
+    for (size_t i = 0; i < v.count; i++)
+        if (linked_match(w, v.entity[i]))
+            EXPECT(v.link.other[KIT_LINKED_ROW(v, link, i)] == kit_get_link(w, v.entity[i]).other);
+}
+
+static void check_steering(kit_world_t *w) {
+    kit_steering_view_t v = kit_query_steering(w);
+    check_list(w, v.entity, v.count, steering_match);
+    for (size_t i = 0; i < v.count; i++) {
+        ecs_entity_t e = v.entity[i];
         if (!steering_match(w, e)) continue;
         EXPECT(v.vel.dx[KIT_STEERING_ROW(v, vel, i)] == kit_get_vel(w, e).dx);
         EXPECT(v.state.mode[KIT_STEERING_ROW(v, state, i)] == kit_get_state(w, e).mode);
-        for (size_t j = 0; j < i; j++) EXPECT(v.entity[j] != e);
     }
     kit_picked_view_t p = kit_query_picked(w);
-    expected = 0;
-    for (size_t k = 0; k < id_count; k++) expected += kit_alive(w, ids[k]) && kit_has_marked(w, ids[k]);
-    EXPECT_EQ(p.count, expected);
-    for (size_t i = 0; i < p.count; i++) EXPECT(kit_has_marked(w, p.entity[i]));
+    check_list(w, p.entity, p.count, picked_match);
 }
 
 static void check_all(kit_world_t *w, const char *after) {
