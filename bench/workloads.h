@@ -241,7 +241,7 @@ static double W(memory)(size_t n) {
     S(world_t) *w = W(populate)(n, NULL, 0);
     size_t bytes = ecs_entities_memory(&w->entities);
 #if SLOT_STORAGE /* the slot rows of position and velocity, and each slot's mask */
-    bytes += (size_t)w->slot_capacity * (4 * sizeof(float) + sizeof *w->slot_mask);
+    bytes += (size_t)w->slot_rows * 4 * sizeof(float) + (size_t)w->slot_capacity * sizeof *w->slot_mask;
 #else
     bytes += ecs_sparse_memory(&w->components.position.set) + (size_t)w->components.position.set.capacity * 2 * sizeof(float);
     bytes += ecs_sparse_memory(&w->components.velocity.set) + (size_t)w->components.velocity.set.capacity * 2 * sizeof(float);

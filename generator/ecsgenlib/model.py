@@ -409,8 +409,9 @@ class Schema:
         self.field_macro = n.macro("FIELD")  # a loop's typed access to a field: FIELD(it, c, f)
         self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
-        self.slots_fit_fn = self.names.internal("slots", "fit")
-        self.slot_clear_fn = self.names.internal("slot", "clear")  # zeroes one slot's rows
+        self.masks_fit_fn = self.names.internal("slot", "masks", "fit")  # a mask word per slot handed out
+        self.rows_fit_fn = self.names.internal("slot", "rows", "fit")  # rows in each slot pool, zeroed
+        self.slot_grown_fn = self.names.internal("slot", "grown")  # the capacity to grow to
         self.step_fn = self.names.internal("step")
         self.term_need_macro = self.upper_internal("NEED")
         self.term_direct_macro = self.upper_internal("DIRECT")
@@ -492,7 +493,8 @@ class Schema:
         out of memory: every pool, and every non-owned query's match list."""
         n = f"{self.max_entities}u"
         return ([f"{c.reserve_fn}(&w->components.{c.name})" for c in self.sparse_pooled] +
-                ([f"{self.slots_fit_fn}(w, {n})"] if self.slotted else []) +
+                ([f"{self.masks_fit_fn}(w, {n})"] if self.slotted else []) +
+                ([f"{self.rows_fit_fn}(w, {n})"] if self.slotted_data else []) +
                 [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries] +
                 ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []) +
                 [f"{self.deferred_fit_fn}(w, {n}, {n})"])
