@@ -985,9 +985,9 @@ static inline bool editor__step(editor_iter_t *it) {
  * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
  * by the next call while none of the query's components gained or lost members or moved
  * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
- * (the loop then branches once, outside, and vectorises). Either way the view holds while the loop only changes values and spawns
- * entities without components: any other spawn, destroy, add, remove, or set that adds a
- * component, invalidates it. Record those with the editor_defer_ calls and apply them
+ * (the loop then branches once, outside, and vectorises). Either way the view holds while
+ * the loop only changes values and spawns entities without components: any other spawn,
+ * destroy, add, remove, or set that adds a component, invalidates it. Record those with the editor_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement. Not owned: selection. */
