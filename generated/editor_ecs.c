@@ -368,7 +368,7 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
         uint32_t n = 0;
         bool in_place = true;
         for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = (*walk.dense)[k];
+            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
             if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
             if (ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE) continue;
             in_place = in_place && sc->position[n] == n;
@@ -622,6 +622,7 @@ void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks
 editor_world_t *editor_world_new(void) {
     editor_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
+    w->components.position.set.keeps_ids = true; /* an owned view's `entity` */
     return w;
 }
 

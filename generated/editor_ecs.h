@@ -14,7 +14,7 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 3
+#if ECS_RUNTIME_API != 4
 #error "editor_ecs.h was generated for ecsgen runtime API 3: regenerate it"
 #endif
 
@@ -879,13 +879,13 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)
-#define EDITOR__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
-#define EDITOR__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
-#define EDITOR__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
-#define EDITOR__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
-#define EDITOR__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
-#define EDITOR__WALK_selected(w__) ecs_walk_set(&(w__)->components.selected.set)
-#define EDITOR__WALK_gizmo(w__) ecs_walk_set(&(w__)->components.gizmo.set)
+#define EDITOR__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set, &(w__)->entities)
+#define EDITOR__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities)
+#define EDITOR__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set, &(w__)->entities)
+#define EDITOR__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set, &(w__)->entities)
+#define EDITOR__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set, &(w__)->entities)
+#define EDITOR__WALK_selected(w__) ecs_walk_set(&(w__)->components.selected.set, &(w__)->entities)
+#define EDITOR__WALK_gizmo(w__) ecs_walk_set(&(w__)->components.gizmo.set, &(w__)->entities)
 /* A direct loop walks runs of positions that are every term's row: an owning group's packed
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
@@ -907,19 +907,19 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 #define EDITOR__HAS(it, c) \
     (((it).c = EDITOR__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define EDITOR__ROW_position(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+    ((cur__).set == &(w__)->components.position.set ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define EDITOR__ROW_velocity(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+    ((cur__).set == &(w__)->components.velocity.set ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
 #define EDITOR__ROW_health(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+    ((cur__).set == &(w__)->components.health.set ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
 #define EDITOR__ROW_name(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+    ((cur__).set == &(w__)->components.name.set ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
 #define EDITOR__ROW_player(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+    ((cur__).set == &(w__)->components.player.set ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
 #define EDITOR__ROW_selected(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.selected.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.selected.set, (e__)))
+    ((cur__).set == &(w__)->components.selected.set ? (cur__).next : ecs_sparse_row(&(w__)->components.selected.set, (e__)))
 #define EDITOR__ROW_gizmo(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.gizmo.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.gizmo.set, (e__)))
+    ((cur__).set == &(w__)->components.gizmo.set ? (cur__).next : ecs_sparse_row(&(w__)->components.gizmo.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void editor__groups_flush(editor_world_t *w);
 
@@ -937,7 +937,7 @@ void editor__groups_flush(editor_world_t *w);
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
-    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities);
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see EDITOR__DIRECT); false when done, or when the body
@@ -1014,7 +1014,7 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
     return (editor_movement_view_t){
         .count = w->groups.g0,
-        .entity = w->components.position.set.dense,
+        .entity = w->components.position.set.id,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if EDITOR_CHECKS

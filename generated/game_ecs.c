@@ -787,6 +787,8 @@ void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hook
 game_world_t *game_world_new(void) {
     game_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
+    w->components.position.set.keeps_ids = true; /* an owned view's `entity` */
+    w->components.lifetime.set.keeps_ids = true; /* an owned view's `entity` */
     w->singletons.clock.dt = 0.016666668f;
     return w;
 }

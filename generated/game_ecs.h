@@ -14,7 +14,7 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 3
+#if ECS_RUNTIME_API != 4
 #error "game_ecs.h was generated for ecsgen runtime API 3: regenerate it"
 #endif
 
@@ -1316,19 +1316,19 @@ static inline void game__loop_leave(game_iter_t *it) {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)
-#define GAME__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
-#define GAME__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
-#define GAME__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
-#define GAME__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
-#define GAME__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set)
-#define GAME__WALK_cargo(w__) ecs_walk_set(&(w__)->components.cargo.set)
-#define GAME__WALK_mood(w__) ecs_walk_set(&(w__)->components.mood.set)
-#define GAME__WALK_lifetime(w__) ecs_walk_set(&(w__)->components.lifetime.set)
-#define GAME__WALK_radius(w__) ecs_walk_set(&(w__)->components.radius.set)
-#define GAME__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
-#define GAME__WALK_asteroid(w__) ecs_walk_set(&(w__)->components.asteroid.set)
-#define GAME__WALK_bullet(w__) ecs_walk_set(&(w__)->components.bullet.set)
-#define GAME__WALK_frozen(w__) ecs_walk_set(&(w__)->components.frozen.set)
+#define GAME__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set, &(w__)->entities)
+#define GAME__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities)
+#define GAME__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set, &(w__)->entities)
+#define GAME__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set, &(w__)->entities)
+#define GAME__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set, &(w__)->entities)
+#define GAME__WALK_cargo(w__) ecs_walk_set(&(w__)->components.cargo.set, &(w__)->entities)
+#define GAME__WALK_mood(w__) ecs_walk_set(&(w__)->components.mood.set, &(w__)->entities)
+#define GAME__WALK_lifetime(w__) ecs_walk_set(&(w__)->components.lifetime.set, &(w__)->entities)
+#define GAME__WALK_radius(w__) ecs_walk_set(&(w__)->components.radius.set, &(w__)->entities)
+#define GAME__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set, &(w__)->entities)
+#define GAME__WALK_asteroid(w__) ecs_walk_set(&(w__)->components.asteroid.set, &(w__)->entities)
+#define GAME__WALK_bullet(w__) ecs_walk_set(&(w__)->components.bullet.set, &(w__)->entities)
+#define GAME__WALK_frozen(w__) ecs_walk_set(&(w__)->components.frozen.set, &(w__)->entities)
 /* A direct loop walks runs of positions that are every term's row: an owning group's packed
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
@@ -1356,31 +1356,31 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME__HAS(it, c) \
     (((it).c = GAME__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define GAME__ROW_position(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+    ((cur__).set == &(w__)->components.position.set ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define GAME__ROW_velocity(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+    ((cur__).set == &(w__)->components.velocity.set ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
 #define GAME__ROW_health(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+    ((cur__).set == &(w__)->components.health.set ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
 #define GAME__ROW_name(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+    ((cur__).set == &(w__)->components.name.set ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
 #define GAME__ROW_target(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.target.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
+    ((cur__).set == &(w__)->components.target.set ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
 #define GAME__ROW_cargo(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.cargo.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.cargo.set, (e__)))
+    ((cur__).set == &(w__)->components.cargo.set ? (cur__).next : ecs_sparse_row(&(w__)->components.cargo.set, (e__)))
 #define GAME__ROW_mood(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.mood.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.mood.set, (e__)))
+    ((cur__).set == &(w__)->components.mood.set ? (cur__).next : ecs_sparse_row(&(w__)->components.mood.set, (e__)))
 #define GAME__ROW_lifetime(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.lifetime.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.lifetime.set, (e__)))
+    ((cur__).set == &(w__)->components.lifetime.set ? (cur__).next : ecs_sparse_row(&(w__)->components.lifetime.set, (e__)))
 #define GAME__ROW_radius(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.radius.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.radius.set, (e__)))
+    ((cur__).set == &(w__)->components.radius.set ? (cur__).next : ecs_sparse_row(&(w__)->components.radius.set, (e__)))
 #define GAME__ROW_player(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+    ((cur__).set == &(w__)->components.player.set ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
 #define GAME__ROW_asteroid(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.asteroid.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.asteroid.set, (e__)))
+    ((cur__).set == &(w__)->components.asteroid.set ? (cur__).next : ecs_sparse_row(&(w__)->components.asteroid.set, (e__)))
 #define GAME__ROW_bullet(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.bullet.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.bullet.set, (e__)))
+    ((cur__).set == &(w__)->components.bullet.set ? (cur__).next : ecs_sparse_row(&(w__)->components.bullet.set, (e__)))
 #define GAME__ROW_frozen(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.frozen.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.frozen.set, (e__)))
+    ((cur__).set == &(w__)->components.frozen.set ? (cur__).next : ecs_sparse_row(&(w__)->components.frozen.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void game__groups_flush(game_world_t *w);
 
@@ -1404,7 +1404,7 @@ void game__groups_flush(game_world_t *w);
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
-    if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0);
+    if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0, &w->entities);
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see GAME__DIRECT); false when done, or when the body
@@ -1487,7 +1487,7 @@ static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
     return (game_movement_view_t){
         .count = w->groups.g1,
-        .entity = w->components.position.set.dense,
+        .entity = w->components.position.set.id,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if GAME_CHECKS
@@ -1515,7 +1515,7 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
     return (game_expiring_view_t){
         .count = w->groups.g0,
-        .entity = w->components.lifetime.set.dense,
+        .entity = w->components.lifetime.set.id,
         .lifetime = { w->components.lifetime.seconds },
 #if GAME_CHECKS
         .checks__ = &w->checks__, .changes__ = w->checks__.changes,

@@ -441,7 +441,7 @@ server_replication_view_t server_query_replication(server_world_t *w) {
         uint32_t n = 0;
         bool in_place = true;
         for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = (*walk.dense)[k];
+            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
             if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
             if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
             in_place = in_place && sc->position[n] == n;
@@ -687,6 +687,7 @@ void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks
 server_world_t *server_world_new(void) {
     server_world_t *w = ecs_calloc(1, sizeof *w);
     if (!w) return NULL;
+    w->components.position.set.keeps_ids = true; /* an owned view's `entity` */
     w->entities.limit = 1024u;
     if (!ecs_entities_reserve(&w->entities, 1024u)
         || !server__position_reserve(&w->components.position)

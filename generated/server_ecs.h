@@ -14,7 +14,7 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 3
+#if ECS_RUNTIME_API != 4
 #error "server_ecs.h was generated for ecsgen runtime API 3: regenerate it"
 #endif
 
@@ -249,7 +249,7 @@ typedef struct server_world {
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
  * SERVER_WORLD_BYTES bytes in all, and nothing is allocated after it: spawn returns ECS_NULL
  * when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * 2u * sizeof(uint32_t) + 16u * sizeof(uint64_t) + 8u * ((size_t)1024u * sizeof(ecs_entity_t) + 1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * 2u * sizeof(uint32_t) + 16u * sizeof(uint64_t) + 8u * (1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (1u * sizeof(ecs_entity_t) + 7u * sizeof(uint32_t) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -957,14 +957,14 @@ static inline void server__loop_leave(server_iter_t *it) {
 
 /* What each term can walk: its sparse set, or for slot storage the entity slots. */
 #define SERVER__WALK(w, c) SERVER__WALK_##c(w)
-#define SERVER__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set)
-#define SERVER__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set)
-#define SERVER__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set)
-#define SERVER__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set)
-#define SERVER__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set)
-#define SERVER__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set)
-#define SERVER__WALK_connection(w__) ecs_walk_set(&(w__)->components.connection.set)
-#define SERVER__WALK_replicated(w__) ecs_walk_set(&(w__)->components.replicated.set)
+#define SERVER__WALK_position(w__) ecs_walk_set(&(w__)->components.position.set, &(w__)->entities)
+#define SERVER__WALK_velocity(w__) ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities)
+#define SERVER__WALK_health(w__) ecs_walk_set(&(w__)->components.health.set, &(w__)->entities)
+#define SERVER__WALK_name(w__) ecs_walk_set(&(w__)->components.name.set, &(w__)->entities)
+#define SERVER__WALK_player(w__) ecs_walk_set(&(w__)->components.player.set, &(w__)->entities)
+#define SERVER__WALK_target(w__) ecs_walk_set(&(w__)->components.target.set, &(w__)->entities)
+#define SERVER__WALK_connection(w__) ecs_walk_set(&(w__)->components.connection.set, &(w__)->entities)
+#define SERVER__WALK_replicated(w__) ecs_walk_set(&(w__)->components.replicated.set, &(w__)->entities)
 /* A direct loop walks runs of positions that are every term's row: an owning group's packed
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
@@ -987,21 +987,21 @@ static inline void server__loop_leave(server_iter_t *it) {
 #define SERVER__HAS(it, c) \
     (((it).c = SERVER__ROW_##c((it).world__, (it).id, (it).cursor__)) != ECS_ROW_NONE)
 #define SERVER__ROW_position(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.position.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
+    ((cur__).set == &(w__)->components.position.set ? (cur__).next : ecs_sparse_row(&(w__)->components.position.set, (e__)))
 #define SERVER__ROW_velocity(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.velocity.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
+    ((cur__).set == &(w__)->components.velocity.set ? (cur__).next : ecs_sparse_row(&(w__)->components.velocity.set, (e__)))
 #define SERVER__ROW_health(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.health.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
+    ((cur__).set == &(w__)->components.health.set ? (cur__).next : ecs_sparse_row(&(w__)->components.health.set, (e__)))
 #define SERVER__ROW_name(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.name.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
+    ((cur__).set == &(w__)->components.name.set ? (cur__).next : ecs_sparse_row(&(w__)->components.name.set, (e__)))
 #define SERVER__ROW_player(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.player.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
+    ((cur__).set == &(w__)->components.player.set ? (cur__).next : ecs_sparse_row(&(w__)->components.player.set, (e__)))
 #define SERVER__ROW_target(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.target.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
+    ((cur__).set == &(w__)->components.target.set ? (cur__).next : ecs_sparse_row(&(w__)->components.target.set, (e__)))
 #define SERVER__ROW_connection(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.connection.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.connection.set, (e__)))
+    ((cur__).set == &(w__)->components.connection.set ? (cur__).next : ecs_sparse_row(&(w__)->components.connection.set, (e__)))
 #define SERVER__ROW_replicated(w__, e__, cur__) \
-    ((cur__).dense == &(w__)->components.replicated.set.dense ? (cur__).next : ecs_sparse_row(&(w__)->components.replicated.set, (e__)))
+    ((cur__).set == &(w__)->components.replicated.set ? (cur__).next : ecs_sparse_row(&(w__)->components.replicated.set, (e__)))
 /* Brings pending entities into their groups (each loop and view starts with it). */
 void server__groups_flush(server_world_t *w);
 
@@ -1020,7 +1020,7 @@ void server__groups_flush(server_world_t *w);
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
-    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0);
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities);
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see SERVER__DIRECT); false when done, or when the body
@@ -1098,7 +1098,7 @@ static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
     return (server_movement_view_t){
         .count = w->groups.g0,
-        .entity = w->components.position.set.dense,
+        .entity = w->components.position.set.id,
         .position = { w->components.position.x, w->components.position.y },
         .velocity = { w->components.velocity.x, w->components.velocity.y },
 #if SERVER_CHECKS

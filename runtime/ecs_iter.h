@@ -6,17 +6,17 @@
 #include "ecs_entities.h"
 #include "ecs_sparse.h"
 
-/* What a loop can walk: the dense entity array of a sparse set (rows 0..*count-1), or the
- * entity table's slots (slots 0..*count-1, live ones only) for slot storage. Both through
+/* What a loop can walk: the members of a sparse set (rows 0..*count-1), or the entity
+ * table's slots (slots 0..*count-1, live ones only) for slot storage. Both through
  * pointers, so a loop sees arrays that grow under it and counts that shrink. */
 typedef struct ecs_walk {
-    ecs_entity_t *const *dense;  /* a set's dense array (NULL when walking slots) */
+    const ecs_sparse_t *set;        /* the set walked (NULL when walking slots) */
     const uint32_t *count;
-    const ecs_entities_t *slots; /* the entity table, when walking its slots (else NULL) */
+    const ecs_entities_t *entities; /* makes the ids; its slots are walked when set is NULL */
 } ecs_walk_t;
 
-static inline ecs_walk_t ecs_walk_set(const ecs_sparse_t *set) {
-    return (ecs_walk_t){ &set->dense, &set->count, NULL };
+static inline ecs_walk_t ecs_walk_set(const ecs_sparse_t *set, const ecs_entities_t *t) {
+    return (ecs_walk_t){ set, &set->count, t };
 }
 
 static inline ecs_walk_t ecs_walk_slots(const ecs_entities_t *t) {
@@ -27,11 +27,11 @@ static inline ecs_walk_t ecs_walk_slots(const ecs_entities_t *t) {
  * member (which moves the last, already visited, member into its row) neither skips nor
  * repeats anyone; members added during the walk land behind it and are not visited. */
 typedef struct ecs_cursor {
-    ecs_entity_t *const *dense;
+    const ecs_sparse_t *set; /* as in ecs_walk_t */
     const uint32_t *limit;
     uint32_t next; /* rows next-1 .. 0 remain; after a step, the current row (or slot) */
     bool aligned;  /* walking an owning group: every term's row is the cursor's */
-    const ecs_entities_t *slots;
+    const ecs_entities_t *entities;
 } ecs_cursor_t;
 
 /* A cursor over the shortest of walks[0..n); a set rather than the slots on a tie, since a
@@ -40,20 +40,20 @@ typedef struct ecs_cursor {
 static inline ecs_cursor_t ecs_cursor_smallest(size_t n, const ecs_walk_t *walks) {
     const ecs_walk_t *best = &walks[0];
     for (size_t k = 1; k < n; k++)
-        if (*walks[k].count < *best->count || (*walks[k].count == *best->count && best->slots && !walks[k].slots))
+        if (*walks[k].count < *best->count || (*walks[k].count == *best->count && !best->set && walks[k].set))
             best = &walks[k];
-    return (ecs_cursor_t){ best->dense, best->count, *best->count, false, best->slots };
+    return (ecs_cursor_t){ best->set, best->count, *best->count, false, best->entities };
 }
 
 /* A cursor over the members of an owning group: rows 0..*count-1 of set (any pool the
  * group owns), where every owned pool holds the same entity. */
-static inline ecs_cursor_t ecs_cursor_group(const ecs_sparse_t *set, const uint32_t *count) {
-    return (ecs_cursor_t){ &set->dense, count, *count, true, NULL };
+static inline ecs_cursor_t ecs_cursor_group(const ecs_sparse_t *set, const uint32_t *count, const ecs_entities_t *t) {
+    return (ecs_cursor_t){ set, count, *count, true, t };
 }
 
 /* The entity at row (or live slot) i of the cursor's walk. */
 static inline ecs_entity_t ecs_cursor_id(const ecs_cursor_t *c, uint32_t i) {
-    return c->slots ? ecs_entity_make(i, c->slots->generation[i]) : (*c->dense)[i];
+    return c->set ? ecs_sparse_id(c->set, i, c->entities->generation) : ecs_entity_make(i, c->entities->generation[i]);
 }
 
 /* Moves to the next member and stores it in *e; false when done. */
@@ -61,7 +61,7 @@ static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
     if (c->next > *c->limit) c->next = *c->limit; /* rows were removed behind us */
     while (c->next) {
         uint32_t i = --c->next;
-        if (!c->slots || ecs_entities_live_at(c->slots, i)) {
+        if (c->set || ecs_entities_live_at(c->entities, i)) {
             *e = ecs_cursor_id(c, i);
             return true;
         }

@@ -8,8 +8,9 @@
 void ecs_sparse_fini(ecs_sparse_t *s) {
     for (uint32_t p = 0; p < s->page_count; p++) ecs_free(s->pages[p]);
     ecs_free(s->pages);
-    ecs_free(s->dense);
-    *s = (ecs_sparse_t){ 0 };
+    ecs_free(s->index);
+    ecs_free(s->id);
+    *s = (ecs_sparse_t){ .keeps_ids = s->keeps_ids };
 }
 
 bool ecs_sparse_next_capacity(const ecs_sparse_t *s, uint32_t *capacity) {
@@ -22,9 +23,15 @@ bool ecs_sparse_next_capacity(const ecs_sparse_t *s, uint32_t *capacity) {
 
 bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity) {
     if (capacity < s->count) return false;
-    ecs_entity_t *dense = ecs_realloc_array(s->dense, capacity, sizeof *dense);
-    if (!dense) return false;
-    s->dense = dense;
+    if (s->keeps_ids) {
+        ecs_entity_t *id = ecs_realloc_array(s->id, capacity, sizeof *id);
+        if (!id) return false;
+        s->id = id;
+    } else {
+        uint32_t *index = ecs_realloc_array(s->index, capacity, sizeof *index);
+        if (!index) return false;
+        s->index = index;
+    }
     s->capacity = capacity;
     return true;
 }
@@ -64,7 +71,7 @@ bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n) {
 }
 
 size_t ecs_sparse_memory(const ecs_sparse_t *s) {
-    size_t bytes = (size_t)s->page_count * sizeof *s->pages + (size_t)s->capacity * sizeof *s->dense;
+    size_t bytes = (size_t)s->page_count * sizeof *s->pages + (size_t)s->capacity * (s->keeps_ids ? sizeof *s->id : sizeof *s->index);
     for (uint32_t p = 0; p < s->page_count; p++)
         if (s->pages[p]) bytes += ECS_PAGE_SIZE * sizeof **s->pages;
     return bytes;

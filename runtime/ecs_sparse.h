@@ -3,7 +3,12 @@
  * The sparse side is paged (pages of ECS_PAGE_SIZE rows, allocated on first use), so a pool
  * whose entities have high indexes costs memory only for the pages it touches. The dense
  * side lists the members; the owner (generated code) keeps one array per field beside it,
- * row for row, and grows and moves them in step with the set. */
+ * row for row, and grows and moves them in step with the set.
+ *
+ * The dense side holds each member's 32-bit slot index (its id is that and the slot's
+ * generation, which the entity table has), or, in a set made with keeps_ids, its 64-bit id:
+ * for the pool whose dense array an owned view hands out as `entity`. Half the bytes per
+ * member for every other pool. */
 #ifndef ECS_SPARSE_H
 #define ECS_SPARSE_H
 
@@ -16,15 +21,23 @@
 typedef struct ecs_sparse {
     uint32_t **pages;     /* entity index >> ECS_PAGE_BITS -> rows (ECS_ROW_NONE = absent) */
     uint32_t page_count;
-    ecs_entity_t *dense;  /* row -> entity */
     uint32_t count;       /* members: rows 0..count-1 */
-    uint32_t capacity;    /* rows allocated in dense (and in the owner's field arrays) */
+    uint32_t capacity;    /* rows allocated in the dense array (and the owner's field arrays) */
+    bool keeps_ids;       /* dense side: id (true) or index (false); set before first use */
+    uint32_t *index;      /* row -> member's slot index (when !keeps_ids) */
+    ecs_entity_t *id;     /* row -> member's id (when keeps_ids) */
     uint64_t version;     /* bumped by every change of members or rows: a list of rows made
                            * when it had some value still holds while it has it */
 } ecs_sparse_t;
 
-/* A zeroed ecs_sparse_t is an empty set. */
+/* A zeroed ecs_sparse_t is an empty set that keeps slot indexes; set keeps_ids before the
+ * first insert or reserve for one that keeps ids. */
 void ecs_sparse_fini(ecs_sparse_t *s);
+
+/* The sparse entry (row) of slot index i. Needs i's page. */
+static inline uint32_t *ecs_sparse_entry(const ecs_sparse_t *s, uint32_t i) {
+    return &s->pages[i >> ECS_PAGE_BITS][i & (ECS_PAGE_SIZE - 1u)];
+}
 
 /* The dense row of e, or ECS_ROW_NONE. Looks at e's slot index only: callers check that e
  * is live first. Inline, so iteration probes cost no call. */
@@ -33,6 +46,18 @@ static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t page = index >> ECS_PAGE_BITS;
     if (page >= s->page_count || !s->pages[page]) return ECS_ROW_NONE;
     return s->pages[page][index & (ECS_PAGE_SIZE - 1u)];
+}
+
+/* The slot index of the member at row. */
+static ECS_ALWAYS_INLINE uint32_t ecs_sparse_member(const ecs_sparse_t *s, uint32_t row) {
+    return s->keeps_ids ? ecs_entity_index(s->id[row]) : s->index[row];
+}
+
+/* The id of the member at row; `generation` is the entity table's (per slot). */
+static ECS_ALWAYS_INLINE ecs_entity_t ecs_sparse_id(const ecs_sparse_t *s, uint32_t row, const uint32_t *generation) {
+    if (s->keeps_ids) return s->id[row];
+    uint32_t i = s->index[row];
+    return ecs_entity_make(i, generation[i]);
 }
 
 /* The capacity to grow to when the set is full: false when no more rows fit. */
@@ -47,12 +72,6 @@ bool ecs_sparse_set_capacity(ecs_sparse_t *s, uint32_t capacity);
  * memory (what was allocated stays, for ecs_sparse_fini). */
 bool ecs_sparse_reserve(ecs_sparse_t *s, uint32_t n);
 
-/* The slot of e's row. Needs e's page. */
-static inline uint32_t *ecs_sparse_slot(const ecs_sparse_t *s, ecs_entity_t e) {
-    uint32_t index = ecs_entity_index(e);
-    return &s->pages[index >> ECS_PAGE_BITS][index & (ECS_PAGE_SIZE - 1u)];
-}
-
 /* Allocates the page for e (and grows the page table); false when out of memory. */
 bool ecs_sparse_add_page(ecs_sparse_t *s, ecs_entity_t e);
 
@@ -63,13 +82,25 @@ static inline bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
     return (page < s->page_count && s->pages[page]) || ecs_sparse_add_page(s, e);
 }
 
+/* Puts member e at row (the dense side only). */
+static ECS_ALWAYS_INLINE void ecs_sparse_put(ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
+    if (s->keeps_ids) s->id[row] = e;
+    else s->index[row] = ecs_entity_index(e);
+}
+
+/* Copies the dense entry at row `from` to row `to`. */
+static ECS_ALWAYS_INLINE void ecs_sparse_copy(ecs_sparse_t *s, uint32_t to, uint32_t from) {
+    if (s->keeps_ids) s->id[to] = s->id[from];
+    else s->index[to] = s->index[from];
+}
+
 /* Appends e (absent, live) at row count and returns that row. Needs count < capacity and
  * e's page reserved. */
 static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t row = s->count++;
     s->version++;
-    s->dense[row] = e;
-    *ecs_sparse_slot(s, e) = row;
+    ecs_sparse_put(s, row, e);
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = row;
     return row;
 }
 
@@ -80,11 +111,11 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     s->version++;
-    *ecs_sparse_slot(s, e) = ECS_ROW_NONE;
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = ECS_ROW_NONE;
     if (row != last) {
-        ecs_entity_t moved = s->dense[last];
-        s->dense[row] = moved;
-        *ecs_sparse_slot(s, moved) = row;
+        uint32_t moved = ecs_sparse_member(s, last);
+        ecs_sparse_copy(s, row, last);
+        *ecs_sparse_entry(s, moved) = row;
     }
     return last;
 }
@@ -93,24 +124,30 @@ static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32
  * never reads e's row, for when e's values are about to be dropped (the owner copies its
  * values from `from` to `row` only). */
 static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
-    ecs_entity_t moved = s->dense[from];
+    uint32_t moved = ecs_sparse_member(s, from);
     s->version++;
-    s->dense[row] = moved;
-    *ecs_sparse_slot(s, moved) = row;
-    s->dense[from] = e;
-    *ecs_sparse_slot(s, e) = from;
+    ecs_sparse_copy(s, row, from);
+    *ecs_sparse_entry(s, moved) = row;
+    ecs_sparse_put(s, from, e);
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = from;
 }
 
 /* Exchanges the members at rows a and b (for keeping groups packed). */
 static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
     if (a == b) return;
     s->version++;
-    ecs_entity_t ea = s->dense[a];
-    ecs_entity_t eb = s->dense[b];
-    s->dense[a] = eb;
-    s->dense[b] = ea;
-    *ecs_sparse_slot(s, eb) = a;
-    *ecs_sparse_slot(s, ea) = b;
+    uint32_t ia = ecs_sparse_member(s, a);
+    uint32_t ib = ecs_sparse_member(s, b);
+    if (s->keeps_ids) {
+        ecs_entity_t ea = s->id[a];
+        s->id[a] = s->id[b];
+        s->id[b] = ea;
+    } else {
+        s->index[a] = ib;
+        s->index[b] = ia;
+    }
+    *ecs_sparse_entry(s, ib) = a;
+    *ecs_sparse_entry(s, ia) = b;
 }
 
 /* Bytes allocated by the set (pages, page table, dense), for memory reports. */

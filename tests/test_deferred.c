@@ -227,7 +227,7 @@ static void loop_each(views_world_t *a, views_world_t *b) {
     EXPECT(a, views_has_position(a, e_) && views_has_velocity(a, e_));
     VIEWS_EACH(a, it, position, velocity) {
         visit(it.id);
-        CHECK(a->components.position.set.dense[VIEWS_ROW(it, position)] == it.id);
+        CHECK(ecs_sparse_id(&a->components.position.set, VIEWS_ROW(it, position), a->entities.generation) == it.id);
         maybe_defer(a, b);
     }
     all_visited();

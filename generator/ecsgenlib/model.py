@@ -466,8 +466,11 @@ class Schema:
         allocates, the struct plus, per pool, its rows and sparse pages (see ecs_sparse_reserve)."""
         n = f"{self.max_entities}u"
         pages = -(-self.max_entities // PAGE_SIZE)
-        per_pool = f"(size_t){n} * sizeof(ecs_entity_t) + {pages}u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))"
-        rows = " + ".join(c.row_bytes for c in self.data) or "0"
+        per_pool = f"{pages}u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))"
+        # the dense side: 64-bit ids in the pools that keep them, 32-bit slot indexes elsewhere
+        dense = (f"{len(self.id_pools)}u * sizeof(ecs_entity_t) + "
+                 f"{len(self.sparse_pooled) - len(self.id_pools)}u * sizeof(uint32_t)")
+        rows = " + ".join([dense] + [c.row_bytes for c in self.data])
         if self.slotted:  # each slot's mask
             rows += f" + {self.mask_words}u * sizeof({self.mask_type})"
         for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per data component
@@ -574,6 +577,13 @@ class Schema:
     @property
     def scratch_queries(self):
         return [q for q in self.queries if not q.owned]
+
+    @property
+    def id_pools(self):
+        """The pools whose sparse sets keep 64-bit ids on their dense side: an owned view's
+        `entity` is its driver's dense array. Every other set keeps 32-bit slot indexes."""
+        drivers = {q.driver.name for q in self.queries if q.owned}
+        return [c for c in self.pooled if c.name in drivers]
 
     def fixed_names(self):
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,

@@ -459,7 +459,7 @@ static void test_direct_access(void) {
     uint32_t rb = ecs_sparse_row(&w->components.pos.set, b);
     CHECK(ra != rb && ra < 2 && rb < 2);
     CHECK(w->components.pos.x[ra] == 1 && w->components.pos.y[rb] == 20);
-    CHECK_EQ(w->components.pos.set.dense[rb], b);
+    CHECK_EQ(ecs_sparse_id(&w->components.pos.set, rb, w->entities.generation), b);
     w->components.pos.y[ra] = -5;
     CHECK(kit_get_pos(w, a).y == -5);
     uint32_t rl = ecs_sparse_row(&w->components.label.set, a);
@@ -541,7 +541,7 @@ static void test_each(void) {
 
     KIT_EACH(w, it, pos) {
         int i = visit(ids, it.id);
-        bad_rows += KIT_FIELD(it, pos, x) != i || w->components.pos.set.dense[KIT_ROW(it, pos)] != it.id;
+        bad_rows += KIT_FIELD(it, pos, x) != i || ecs_sparse_id(&w->components.pos.set, KIT_ROW(it, pos), w->entities.generation) != it.id;
     }
     CHECK_EQ(count_wrong(want_pos), 0);
 
@@ -563,7 +563,7 @@ static void test_each(void) {
     /* The schema's queries. */
     KIT_EACH_VISIBLE(w, it) {
         visit(ids, it.id);
-        bad_rows += w->components.pos.set.dense[KIT_ROW(it, pos)] != it.id;
+        bad_rows += ecs_sparse_id(&w->components.pos.set, KIT_ROW(it, pos), w->entities.generation) != it.id;
     }
     CHECK_EQ(count_wrong(want_visible), 0);
     KIT_EACH_MOVING(w, it) {

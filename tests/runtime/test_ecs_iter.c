@@ -7,6 +7,10 @@
 #include "ecs_entities.h"
 #include "ecs_iter.h"
 
+/* The entity table the set walks make ids with: every generation 0, as fill's ids have. */
+static uint32_t generations[2000];
+static const ecs_entities_t table = { .generation = generations };
+
 static void fill(ecs_sparse_t *s, uint32_t first, uint32_t n) {
     for (uint32_t i = first; i < first + n; i++) {
         ecs_entity_t e = ecs_entity_make(i, 0);
@@ -25,21 +29,21 @@ static void test_smallest(void) {
     fill(&a, 0, 5);
     fill(&b, 10, 2);
     fill(&c, 20, 9);
-    ecs_cursor_t cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&b), ecs_walk_set(&c) });
-    CHECK(cur.dense == &(&b)->dense);
+    ecs_cursor_t cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a, &table), ecs_walk_set(&b, &table), ecs_walk_set(&c, &table) });
+    CHECK(cur.set == &b);
     CHECK_EQ(cur.next, 2);
-    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&c), ecs_walk_set(&a) });
-    CHECK(cur.dense == &(&a)->dense);
-    cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&c) });
-    CHECK(cur.dense == &(&c)->dense);
+    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&c, &table), ecs_walk_set(&a, &table) });
+    CHECK(cur.set == &a);
+    cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&c, &table) });
+    CHECK(cur.set == &c);
     CHECK_EQ(cur.next, 9);
     /* Ties: the first named. An empty set wins and the walk ends at once. */
     fill(&b, 12, 3);
-    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&b) });
-    CHECK(cur.dense == &(&a)->dense);
+    cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&a, &table), ecs_walk_set(&b, &table) });
+    CHECK(cur.set == &a);
     ecs_sparse_t empty = { 0 };
-    cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a), ecs_walk_set(&empty), ecs_walk_set(&c) });
-    CHECK(cur.dense == &(&empty)->dense);
+    cur = ecs_cursor_smallest(3, (const ecs_walk_t[]){ ecs_walk_set(&a, &table), ecs_walk_set(&empty, &table), ecs_walk_set(&c, &table) });
+    CHECK(cur.set == &empty);
     ecs_entity_t e = 12345;
     CHECK(!ecs_cursor_step(&cur, &e));
     CHECK_EQ(e, 12345); /* untouched when done */
@@ -51,11 +55,11 @@ static void test_smallest(void) {
 static void test_backwards(void) {
     ecs_sparse_t s = { 0 };
     fill(&s, 0, 6);
-    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s, &table) });
     ecs_entity_t e;
     uint32_t expect = 6, steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
-        CHECK_EQ(e, s.dense[--expect]);
+        CHECK_EQ(e, ecs_entity_make(s.index[--expect], 0));
         steps++;
     }
     CHECK_EQ(steps, 6);
@@ -72,7 +76,7 @@ static void test_removal_during_walk(void) {
         fill(&s, 0, N);
         static int visits[N + 200];
         memset(visits, 0, sizeof visits);
-        ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
+        ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s, &table) });
         ecs_entity_t e;
         uint32_t added = 0;
         while (ecs_cursor_step(&cur, &e)) {
@@ -82,7 +86,7 @@ static void test_removal_during_walk(void) {
             if (remove) ecs_sparse_remove(&s, e, ecs_sparse_row(&s, e));
             /* mode 2: also remove the last member, which was visited already */
             if (mode == 2 && s.count > cur.next + 1 && i % 7 == 0)
-                ecs_sparse_remove(&s, s.dense[s.count - 1], s.count - 1);
+                ecs_sparse_remove(&s, ecs_entity_make(s.index[s.count - 1], 0), s.count - 1);
             /* mode 3: add new members, which must not be visited */
             if (mode == 3 && i % 10 == 0 && added < 100) fill(&s, N + added++, 1);
         }
@@ -102,13 +106,13 @@ static void test_removal_during_walk(void) {
 static void test_clear_during_walk(void) {
     ecs_sparse_t s = { 0 };
     fill(&s, 0, 10);
-    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s) });
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s, &table) });
     ecs_entity_t e;
     int steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
         steps++;
         if (steps == 3)
-            while (s.count) ecs_sparse_remove(&s, s.dense[0], 0);
+            while (s.count) ecs_sparse_remove(&s, ecs_entity_make(s.index[0], 0), 0);
     }
     CHECK_EQ(steps, 3);
     ecs_sparse_fini(&s);
@@ -125,8 +129,8 @@ static void test_slots_walk(void) {
     ecs_sparse_t big = { 0 };
     fill(&big, 0, 50);
     ecs_walk_t slots = ecs_walk_slots(&t);
-    ecs_cursor_t cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&big), slots });
-    CHECK(cur.slots);
+    ecs_cursor_t cur = ecs_cursor_smallest(2, (const ecs_walk_t[]){ ecs_walk_set(&big, &table), slots });
+    CHECK(!cur.set && cur.entities == &t);
     ecs_entity_t e, seen[6];
     int n = 0;
     while (ecs_cursor_step(&cur, &e)) seen[n++] = e;
@@ -136,6 +140,29 @@ static void test_slots_walk(void) {
     CHECK_EQ(seen[2], ids[2]);
     CHECK_EQ(seen[3], ids[0]);
     ecs_sparse_fini(&big);
+    ecs_entities_fini(&t);
+}
+
+/* A set that keeps slot indexes hands the walk full ids: the table's generations. */
+static void test_set_walk_ids(void) {
+    ecs_entities_t t = { 0 };
+    ecs_entity_t ids[4];
+    for (int k = 0; k < 4; k++) ids[k] = ecs_entities_create(&t);
+    CHECK(ecs_entities_destroy(&t, ids[2]));
+    ids[2] = ecs_entities_create(&t); /* slot 2 again, generation 1 */
+    CHECK_EQ(ecs_entity_generation(ids[2]), 1);
+    ecs_sparse_t s = { 0 };
+    CHECK(ecs_sparse_set_capacity(&s, 4));
+    for (int k = 0; k < 4; k++) {
+        CHECK(ecs_sparse_reserve_page(&s, ids[k]));
+        ecs_sparse_insert(&s, ids[k]);
+    }
+    ecs_cursor_t cur = ecs_cursor_smallest(1, (const ecs_walk_t[]){ ecs_walk_set(&s, &t) });
+    ecs_entity_t e;
+    int k = 4;
+    while (ecs_cursor_step(&cur, &e)) CHECK_EQ(e, ids[--k]);
+    CHECK_EQ(k, 0);
+    ecs_sparse_fini(&s);
     ecs_entities_fini(&t);
 }
 
@@ -164,6 +191,7 @@ int main(void) {
     test_removal_during_walk();
     test_clear_during_walk();
     test_slots_walk();
+    test_set_walk_ids();
     test_preprocessor();
     return check_finish("test_ecs_iter");
 }

@@ -1,4 +1,5 @@
-/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, lazy pages, growth. */
+/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, lazy pages, growth; each test
+ * runs on a set that keeps slot indexes and on one that keeps ids. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -19,15 +20,31 @@ static uint32_t add(ecs_sparse_t *s, ecs_entity_t e) {
     return ecs_sparse_insert(s, e);
 }
 
+static bool keeps_ids; /* the kind of set the tests make */
+
+static ecs_sparse_t new_set(void) {
+    return (ecs_sparse_t){ .keeps_ids = keeps_ids };
+}
+
+/* The member at row: its id, or (a set of slot indexes) an id with its index. */
+static ecs_entity_t member(const ecs_sparse_t *s, uint32_t row) {
+    return s->keeps_ids ? s->id[row] : ecs_entity_make(ecs_sparse_member(s, row), 0);
+}
+
+/* Whether row holds e: its index, and in a set that keeps ids, its id. */
+static bool holds(const ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
+    return ecs_sparse_member(s, row) == ecs_entity_index(e) && (!s->keeps_ids || s->id[row] == e);
+}
+
 /* Every member's sparse entry points at its dense row. */
 static bool consistent(const ecs_sparse_t *s) {
     for (uint32_t row = 0; row < s->count; row++)
-        if (ecs_sparse_row(s, s->dense[row]) != row) return false;
+        if (ecs_sparse_row(s, member(s, row)) != row) return false;
     return true;
 }
 
 static void test_empty(void) {
-    ecs_sparse_t s = { 0 };
+    ecs_sparse_t s = new_set();
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(0, 0)), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(123456, 7)), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_row(&s, ECS_NULL), ECS_ROW_NONE);
@@ -36,7 +53,7 @@ static void test_empty(void) {
 }
 
 static void test_insert_remove_swap(void) {
-    ecs_sparse_t s = { 0 };
+    ecs_sparse_t s = new_set();
     ecs_entity_t a = ecs_entity_make(3, 0), b = ecs_entity_make(10, 2), c = ecs_entity_make(0, 1),
                  d = ecs_entity_make(7, 4);
     CHECK_EQ(add(&s, a), 0);
@@ -44,8 +61,8 @@ static void test_insert_remove_swap(void) {
     CHECK_EQ(add(&s, c), 2);
     CHECK_EQ(add(&s, d), 3);
     CHECK_EQ(s.count, 4);
-    CHECK_EQ(s.dense[0], a);
-    CHECK_EQ(s.dense[3], d);
+    CHECK(holds(&s, 0, a));
+    CHECK(holds(&s, 3, d));
     CHECK_EQ(ecs_sparse_row(&s, b), 1);
     CHECK_EQ(ecs_sparse_row(&s, c), 2);
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(4, 0)), ECS_ROW_NONE); /* same page, absent */
@@ -54,7 +71,7 @@ static void test_insert_remove_swap(void) {
     /* Removing row 0 moves the last member (d) into it and returns the row it came from. */
     CHECK_EQ(ecs_sparse_remove(&s, a, 0), 3);
     CHECK_EQ(s.count, 3);
-    CHECK_EQ(s.dense[0], d);
+    CHECK(holds(&s, 0, d));
     CHECK_EQ(ecs_sparse_row(&s, d), 0);
     CHECK_EQ(ecs_sparse_row(&s, a), ECS_ROW_NONE);
     CHECK(consistent(&s));
@@ -67,19 +84,19 @@ static void test_insert_remove_swap(void) {
 
     CHECK_EQ(add(&s, a), 2);
     ecs_sparse_swap_rows(&s, 0, 2);
-    CHECK_EQ(s.dense[0], a);
-    CHECK_EQ(s.dense[2], d);
+    CHECK(holds(&s, 0, a));
+    CHECK(holds(&s, 2, d));
     CHECK_EQ(ecs_sparse_row(&s, a), 0);
     CHECK_EQ(ecs_sparse_row(&s, d), 2);
     ecs_sparse_swap_rows(&s, 1, 1);
-    CHECK_EQ(s.dense[1], b);
+    CHECK(holds(&s, 1, b));
     CHECK_EQ(ecs_sparse_row(&s, b), 1);
     CHECK(consistent(&s));
 
     /* Removing every member keeps the memory. */
     uint32_t capacity = s.capacity;
     uint32_t pages = s.page_count;
-    while (s.count) ecs_sparse_remove(&s, s.dense[s.count - 1], s.count - 1);
+    while (s.count) ecs_sparse_remove(&s, member(&s, s.count - 1), s.count - 1);
     CHECK_EQ(s.count, 0);
     CHECK_EQ(s.capacity, capacity);
     CHECK_EQ(s.page_count, pages);
@@ -90,12 +107,13 @@ static void test_insert_remove_swap(void) {
     CHECK_EQ(ecs_sparse_row(&s, b), 0);
     ecs_sparse_fini(&s);
     CHECK_EQ(s.count, 0);
-    CHECK(s.dense == NULL && s.pages == NULL);
+    CHECK(s.index == NULL && s.id == NULL && s.pages == NULL);
+    CHECK_EQ(s.keeps_ids, keeps_ids); /* the kind stays */
 }
 
 /* Pages exist only where members are: a high index costs one page, not all below it. */
 static void test_lazy_pages(void) {
-    ecs_sparse_t s = { 0 };
+    ecs_sparse_t s = new_set();
     ecs_entity_t high = ecs_entity_make(25u * ECS_PAGE_SIZE + 17u, 0);
     CHECK(ecs_sparse_next_capacity(&s, &(uint32_t){ 0 }));
     add(&s, high);
@@ -109,7 +127,7 @@ static void test_lazy_pages(void) {
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(17, 0)), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(30u * ECS_PAGE_SIZE, 0)), ECS_ROW_NONE);
     CHECK_EQ(ecs_sparse_memory(&s), 26 * sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t) +
-                                        s.capacity * sizeof(ecs_entity_t));
+                                        s.capacity * (keeps_ids ? sizeof(ecs_entity_t) : sizeof(uint32_t)));
 
     /* A second member on the same page allocates nothing more; one lower adds one page. */
     add(&s, ecs_entity_make(25u * ECS_PAGE_SIZE, 0));
@@ -130,7 +148,7 @@ static void test_lazy_pages(void) {
 }
 
 static void test_capacity(void) {
-    ecs_sparse_t s = { 0 };
+    ecs_sparse_t s = new_set();
     uint32_t cap = 0;
     CHECK(ecs_sparse_next_capacity(&s, &cap));
     CHECK_EQ(cap, 16);
@@ -160,7 +178,7 @@ static void test_capacity(void) {
 
 /* Many members spread over many pages, then removal of half in scrambled order. */
 static void test_many(void) {
-    ecs_sparse_t s = { 0 };
+    ecs_sparse_t s = new_set();
     enum { N = 50000 };
     for (uint32_t i = 0; i < N; i++) add(&s, ecs_entity_make(i * 7u, i % 5u));
     CHECK_EQ(s.count, N);
@@ -174,7 +192,7 @@ static void test_many(void) {
     for (int k = 0; k < N / 2; k++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         uint32_t row = (uint32_t)(x % s.count);
-        ecs_sparse_remove(&s, s.dense[row], row);
+        ecs_sparse_remove(&s, member(&s, row), row);
     }
     CHECK_EQ(s.count, N - N / 2);
     CHECK(consistent(&s));
@@ -184,11 +202,34 @@ static void test_many(void) {
     ecs_sparse_fini(&s);
 }
 
+/* move_row swaps without reading e's row; ecs_sparse_id gives full ids from either kind. */
+static void test_move_row_and_ids(void) {
+    ecs_sparse_t s = new_set();
+    const uint32_t generation[] = { 4, 0, 9, 2 }; /* an entity table's, per slot */
+    ecs_entity_t a = ecs_entity_make(0, 4), b = ecs_entity_make(2, 9), c = ecs_entity_make(3, 2);
+    add(&s, a);
+    add(&s, b);
+    add(&s, c);
+    uint64_t version = s.version;
+    ecs_sparse_move_row(&s, a, 0, 2); /* c to row 0, a to row 2 */
+    CHECK(s.version > version);
+    CHECK(holds(&s, 0, c) && holds(&s, 2, a) && holds(&s, 1, b));
+    CHECK(consistent(&s));
+    CHECK_EQ(ecs_sparse_id(&s, 0, generation), c);
+    CHECK_EQ(ecs_sparse_id(&s, 1, generation), b);
+    CHECK_EQ(ecs_sparse_id(&s, 2, generation), a);
+    ecs_sparse_fini(&s);
+}
+
 int main(void) {
-    test_empty();
-    test_insert_remove_swap();
-    test_lazy_pages();
-    test_capacity();
-    test_many();
+    for (int kind = 0; kind < 2; kind++) {
+        keeps_ids = kind == 1;
+        test_empty();
+        test_insert_remove_swap();
+        test_lazy_pages();
+        test_capacity();
+        test_many();
+        test_move_row_and_ids();
+    }
     return check_finish("test_ecs_sparse");
 }
