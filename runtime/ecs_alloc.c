@@ -27,6 +27,8 @@ void *ecs_realloc_array(void *ptr, size_t n, size_t elem) {
 }
 
 void *ecs_calloc(size_t n, size_t elem) {
+    /* libc's calloc skips the clearing where memory comes zeroed from the system */
+    if (ecs_allocator.realloc == ecs_libc_realloc) return n && elem ? calloc(n, elem) : NULL;
     void *p = ecs_realloc_array(NULL, n, elem);
     if (p) memset(p, 0, n * elem);
     return p;

@@ -47,9 +47,8 @@ bool ecs_sparse_add_page(ecs_sparse_t *s, ecs_entity_t e) {
         s->page_count = count;
     }
     if (!s->pages[page]) {
-        uint32_t *rows = ecs_realloc_array(NULL, ECS_PAGE_SIZE, sizeof *rows);
+        uint32_t *rows = ecs_calloc(ECS_PAGE_SIZE, sizeof *rows); /* all absent */
         if (!rows) return false;
-        memset(rows, 0xff, ECS_PAGE_SIZE * sizeof *rows); /* all ECS_ROW_NONE */
         s->pages[page] = rows;
     }
     return true;

@@ -19,7 +19,8 @@
 #define ECS_ROW_NONE UINT32_MAX
 
 typedef struct ecs_sparse {
-    uint32_t **pages;     /* entity index >> ECS_PAGE_BITS -> rows (ECS_ROW_NONE = absent) */
+    uint32_t **pages;     /* entity index >> ECS_PAGE_BITS -> row + 1 per index (0: absent,
+                           * so that a new page is zeroed memory, which calloc gets cheaply) */
     uint32_t page_count;
     uint32_t count;       /* members: rows 0..count-1 */
     uint32_t capacity;    /* rows allocated in the dense array (and the owner's field arrays) */
@@ -34,7 +35,7 @@ typedef struct ecs_sparse {
  * first insert or reserve for one that keeps ids. */
 void ecs_sparse_fini(ecs_sparse_t *s);
 
-/* The sparse entry (row) of slot index i. Needs i's page. */
+/* The sparse entry (row + 1, 0 = absent) of slot index i. Needs i's page. */
 static inline uint32_t *ecs_sparse_entry(const ecs_sparse_t *s, uint32_t i) {
     return &s->pages[i >> ECS_PAGE_BITS][i & (ECS_PAGE_SIZE - 1u)];
 }
@@ -45,7 +46,7 @@ static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t index = ecs_entity_index(e);
     uint32_t page = index >> ECS_PAGE_BITS;
     if (page >= s->page_count || !s->pages[page]) return ECS_ROW_NONE;
-    return s->pages[page][index & (ECS_PAGE_SIZE - 1u)];
+    return s->pages[page][index & (ECS_PAGE_SIZE - 1u)] - 1u; /* absent: 0 - 1 = ECS_ROW_NONE */
 }
 
 /* The slot index of the member at row. */
@@ -100,7 +101,7 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t row = s->count++;
     s->version++;
     ecs_sparse_put(s, row, e);
-    *ecs_sparse_entry(s, ecs_entity_index(e)) = row;
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = row + 1u;
     return row;
 }
 
@@ -111,11 +112,11 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     s->version++;
-    *ecs_sparse_entry(s, ecs_entity_index(e)) = ECS_ROW_NONE;
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = 0;
     if (row != last) {
         uint32_t moved = ecs_sparse_member(s, last);
         ecs_sparse_copy(s, row, last);
-        *ecs_sparse_entry(s, moved) = row;
+        *ecs_sparse_entry(s, moved) = row + 1u;
     }
     return last;
 }
@@ -127,9 +128,9 @@ static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t
     uint32_t moved = ecs_sparse_member(s, from);
     s->version++;
     ecs_sparse_copy(s, row, from);
-    *ecs_sparse_entry(s, moved) = row;
+    *ecs_sparse_entry(s, moved) = row + 1u;
     ecs_sparse_put(s, from, e);
-    *ecs_sparse_entry(s, ecs_entity_index(e)) = from;
+    *ecs_sparse_entry(s, ecs_entity_index(e)) = from + 1u;
 }
 
 /* Exchanges the members at rows a and b (for keeping groups packed). */
@@ -146,8 +147,8 @@ static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b)
         s->index[a] = ib;
         s->index[b] = ia;
     }
-    *ecs_sparse_entry(s, ib) = a;
-    *ecs_sparse_entry(s, ia) = b;
+    *ecs_sparse_entry(s, ib) = a + 1u;
+    *ecs_sparse_entry(s, ia) = b + 1u;
 }
 
 /* Bytes allocated by the set (pages, page table, dense), for memory reports. */
