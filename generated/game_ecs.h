@@ -1260,7 +1260,8 @@ typedef struct game_iter {
     uint32_t frozen;
     game_world_t *world__;
     ecs_cursor_t cursor__;
-    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    uint32_t n__, lo__; /* the run being walked: positions lo__..n__-1 left */
+    uint32_t at__;      /* a direct loop's position in the run */
     ecs_check_loop_t loop__; /* GAME__LOOP_CHECKS: this loop in the world's list of running loops */
 } game_iter_t;
 
@@ -1295,12 +1296,13 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME_EACH(w, it, ...)                                                          \
     for (game_iter_t it GAME__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .target = 0, .cargo = 0, .mood = 0, .lifetime = 0, .radius = 0, .player = 0, .asteroid = 0, .bullet = 0, .frozen = 0, .world__ = (w), .cursor__ = game__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }, \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(GAME__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .at__ = 0, .loop__ = GAME__LOOP_OUTER(w, it) }, \
              ECS_PP_MAP(GAME__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
          ECS_PP_MAP(GAME__USE, ECS_PP_COMMA, it, __VA_ARGS__), game__step(&it);)                                                                  \
-        for (; it.n__ > it.lo__; it.n__--)                                                      \
+        for (; it.n__ > it.lo__; GAME__FORWARD(__VA_ARGS__) ? (void)it.lo__++ : (void)it.n__--) \
             if (!(GAME__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(GAME__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = ecs_cursor_id(&it.cursor__, it.n__ - 1u), ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  ? (it.at__ = GAME__FORWARD(__VA_ARGS__) ? it.lo__ : it.n__ - 1u, \
+                     it.id = ecs_cursor_id(&it.cursor__, it.at__), ECS_PP_MAP(GAME__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
                   : (ECS_PP_MAP(GAME__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !GAME__LOOP_AT(&it)) {} else
 
 #define GAME_EACH_WITHOUT(w, it, none, ...)                                           \
@@ -1333,8 +1335,13 @@ static inline void game__loop_leave(game_iter_t *it) {
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
  * expression of the terms, so the compiler keeps one kind of loop body. */
-#define GAME__DIRECT(n, signature, ...) \
-    ((ECS_PP_MAP(GAME__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || GAME__GROUPED(n, signature))
+#define GAME__DIRECT(n, signature, ...) (GAME__FORWARD(__VA_ARGS__) || GAME__GROUPED(n, signature))
+/* A run of slots is walked forwards, which gcc vectorises as it is (a backward loop it
+ * vectorises by reversing every vector): no row moves in slot storage, so removing the
+ * current entity, or destroying it, cannot move an entity the walk has yet to visit. An
+ * owning group's run is walked backwards: leaving a group swaps the current entity with the
+ * group's last row, visited already (docs/iteration.md). */
+#define GAME__FORWARD(...) (ECS_PP_MAP(GAME__SLOT, ECS_PP_AND, ~, __VA_ARGS__))
 #define GAME__GROUPED(n, signature) (((n) == 1 && (signature) == UINT64_C(0x26a943fb946d6a6f)))
 #define GAME__SLOT(ctx, c) GAME__SLOT_##c
 #define GAME__SLOT_position 0
@@ -1350,7 +1357,7 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME__SLOT_asteroid 0
 #define GAME__SLOT_bullet 0
 #define GAME__SLOT_frozen 0
-#define GAME__AT(it, c) ((it).c = (it).n__ - 1u)
+#define GAME__AT(it, c) ((it).c = (it).at__)
 /* Otherwise each step is one entity, and each term's row is the cursor's own row when it
  * walks that term's pool, else a probe: the sparse set, or the slot mask. */
 #define GAME__HAS(it, c) \

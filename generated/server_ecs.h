@@ -901,7 +901,8 @@ typedef struct server_iter {
     uint32_t replicated;
     server_world_t *world__;
     ecs_cursor_t cursor__;
-    uint32_t n__, lo__; /* the run being walked: positions n__-1 down to lo__ */
+    uint32_t n__, lo__; /* the run being walked: positions lo__..n__-1 left */
+    uint32_t at__;      /* a direct loop's position in the run */
     ecs_check_loop_t loop__; /* SERVER__LOOP_CHECKS: this loop in the world's list of running loops */
 } server_iter_t;
 
@@ -936,12 +937,13 @@ static inline void server__loop_leave(server_iter_t *it) {
 #define SERVER_EACH(w, it, ...)                                                          \
     for (server_iter_t it SERVER__LOOP_SCOPE = { .id = 0, .position = 0, .velocity = 0, .health = 0, .name = 0, .player = 0, .target = 0, .connection = 0, .replicated = 0, .world__ = (w), .cursor__ = server__cursor((w), ECS_PP_NARGS(__VA_ARGS__), \
              ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__),                       \
-             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }, \
+             ECS_ARRAY(const ecs_walk_t, ECS_PP_MAP(SERVER__WALK, ECS_PP_COMMA, (w), __VA_ARGS__))), .n__ = 0, .lo__ = 0, .at__ = 0, .loop__ = SERVER__LOOP_OUTER(w, it) }, \
              ECS_PP_MAP(SERVER__DECL, ECS_PP_COMMA, it, __VA_ARGS__);                    \
          ECS_PP_MAP(SERVER__USE, ECS_PP_COMMA, it, __VA_ARGS__), server__step(&it);)                                                                  \
-        for (; it.n__ > it.lo__; it.n__--)                                                      \
+        for (; it.n__ > it.lo__; SERVER__FORWARD(__VA_ARGS__) ? (void)it.lo__++ : (void)it.n__--) \
             if (!(SERVER__DIRECT(ECS_PP_NARGS(__VA_ARGS__), ECS_PP_MAP(SERVER__SIG, ECS_PP_PLUS, ~, __VA_ARGS__), __VA_ARGS__) \
-                  ? (it.id = ecs_cursor_id(&it.cursor__, it.n__ - 1u), ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
+                  ? (it.at__ = SERVER__FORWARD(__VA_ARGS__) ? it.lo__ : it.n__ - 1u, \
+                     it.id = ecs_cursor_id(&it.cursor__, it.at__), ECS_PP_MAP(SERVER__AT, ECS_PP_COMMA, it, __VA_ARGS__), 1) \
                   : (ECS_PP_MAP(SERVER__HAS, ECS_PP_AND, it, __VA_ARGS__))) || !SERVER__LOOP_AT(&it)) {} else
 
 #define SERVER_EACH_WITHOUT(w, it, none, ...)                                           \
@@ -969,8 +971,13 @@ static inline void server__loop_leave(server_iter_t *it) {
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
  * expression of the terms, so the compiler keeps one kind of loop body. */
-#define SERVER__DIRECT(n, signature, ...) \
-    ((ECS_PP_MAP(SERVER__SLOT, ECS_PP_AND, ~, __VA_ARGS__)) || SERVER__GROUPED(n, signature))
+#define SERVER__DIRECT(n, signature, ...) (SERVER__FORWARD(__VA_ARGS__) || SERVER__GROUPED(n, signature))
+/* A run of slots is walked forwards, which gcc vectorises as it is (a backward loop it
+ * vectorises by reversing every vector): no row moves in slot storage, so removing the
+ * current entity, or destroying it, cannot move an entity the walk has yet to visit. An
+ * owning group's run is walked backwards: leaving a group swaps the current entity with the
+ * group's last row, visited already (docs/iteration.md). */
+#define SERVER__FORWARD(...) (ECS_PP_MAP(SERVER__SLOT, ECS_PP_AND, ~, __VA_ARGS__))
 #define SERVER__GROUPED(n, signature) (((n) == 2 && (signature) == UINT64_C(0x30786bee6e7b6dd7)))
 #define SERVER__SLOT(ctx, c) SERVER__SLOT_##c
 #define SERVER__SLOT_position 0
@@ -981,7 +988,7 @@ static inline void server__loop_leave(server_iter_t *it) {
 #define SERVER__SLOT_target 0
 #define SERVER__SLOT_connection 0
 #define SERVER__SLOT_replicated 0
-#define SERVER__AT(it, c) ((it).c = (it).n__ - 1u)
+#define SERVER__AT(it, c) ((it).c = (it).at__)
 /* Otherwise each step is one entity, and each term's row is the cursor's own row when it
  * walks that term's pool, else a probe: the sparse set, or the slot mask. */
 #define SERVER__HAS(it, c) \

@@ -416,6 +416,7 @@ class Schema:
         self.term_need_macro = self.upper_internal("NEED")
         self.term_direct_macro = self.upper_internal("DIRECT")
         self.term_slot_macro = self.upper_internal("SLOT")
+        self.term_forward_macro = self.upper_internal("FORWARD")
         self.term_at_macro = self.upper_internal("AT")
         self.grouped_macro = self.upper_internal("GROUPED")
         self.flush_fn = self.names.internal("groups", "flush")
