@@ -137,7 +137,7 @@ static void test_out_of_memory(void) {
         CHECK_EQ(t.alive, (uint32_t)created);
         CHECK_EQ(s.count, (uint32_t)inserted);
         CHECK(created < 300); /* the budget ran out somewhere */
-        for (uint32_t row = 0; row < s.count; row++) CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(s.index[row], 0)), row);
+        for (uint32_t row = 0; row < s.count; row++) CHECK_EQ(ecs_sparse_row(&s, ecs_entity_make(ecs_sparse_member(&s, row), 0)), row);
         ecs_entities_fini(&t);
         ecs_sparse_fini(&s);
         CHECK_EQ(c.live, 0);

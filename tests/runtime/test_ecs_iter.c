@@ -59,7 +59,7 @@ static void test_backwards(void) {
     ecs_entity_t e;
     uint32_t expect = 6, steps = 0;
     while (ecs_cursor_step(&cur, &e)) {
-        CHECK_EQ(e, ecs_entity_make(s.index[--expect], 0));
+        CHECK_EQ(e, ecs_entity_make(ecs_sparse_member(&s, --expect), 0));
         steps++;
     }
     CHECK_EQ(steps, 6);
@@ -86,7 +86,7 @@ static void test_removal_during_walk(void) {
             if (remove) ecs_sparse_remove(&s, e, ecs_sparse_row(&s, e));
             /* mode 2: also remove the last member, which was visited already */
             if (mode == 2 && s.count > cur.next + 1 && i % 7 == 0)
-                ecs_sparse_remove(&s, ecs_entity_make(s.index[s.count - 1], 0), s.count - 1);
+                ecs_sparse_remove(&s, ecs_entity_make(ecs_sparse_member(&s, s.count - 1), 0), s.count - 1);
             /* mode 3: add new members, which must not be visited */
             if (mode == 3 && i % 10 == 0 && added < 100) fill(&s, N + added++, 1);
         }
@@ -112,7 +112,7 @@ static void test_clear_during_walk(void) {
     while (ecs_cursor_step(&cur, &e)) {
         steps++;
         if (steps == 3)
-            while (s.count) ecs_sparse_remove(&s, ecs_entity_make(s.index[0], 0), 0);
+            while (s.count) ecs_sparse_remove(&s, ecs_entity_make(ecs_sparse_member(&s, 0), 0), 0);
     }
     CHECK_EQ(steps, 3);
     ecs_sparse_fini(&s);
