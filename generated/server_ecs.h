@@ -15,7 +15,7 @@
 #include "ecsgen/ecs.h"
 
 #if ECS_RUNTIME_API != 4
-#error "server_ecs.h was generated for ecsgen runtime API 3: regenerate it"
+#error "server_ecs.h was generated for ecsgen runtime API 4: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a

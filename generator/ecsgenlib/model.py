@@ -474,8 +474,8 @@ class Schema:
         rows = " + ".join([dense] + [c.row_bytes for c in self.data])
         if self.slotted:  # each slot's mask
             rows += f" + {self.mask_words}u * sizeof({self.mask_type})"
-        for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per data component
-            rows += f" + sizeof(ecs_entity_t) + {len(q.data)}u * sizeof(uint32_t)"
+        for q in self.scratch_queries:  # a non-owned view's match list: an id and a row per listed component
+            rows += f" + sizeof(ecs_entity_t) + {len(q.listed)}u * sizeof(uint32_t)"
         if self.groups:  # the ids waiting to join groups
             rows += " + sizeof(ecs_entity_t)"
         rows += f" + sizeof({self.command_type})"  # deferred commands, and their values

@@ -31,8 +31,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 enum { MAX_LIVE = 48, FIXED_LIMIT = 24, N_STALE = 16, MAX_CMDS = 256, TALLY = 1024 };
 enum { HAS_POS = 1, HAS_VEL = 2, HAS_KINDS = 4, HAS_MARKED = 8 };
 enum { OP_DESTROY, OP_ADD, OP_SET, OP_REMOVE };
-/* The loops: EACH(pos), EACH_MOVE, EACH_FAST, EACH_TAGGED, EACH_WITHOUT((vel), pos, kinds), EACH(marked). */
-enum { Q_POS, Q_MOVE, Q_FAST, Q_TAGGED, Q_KINDS_NO_VEL, Q_MARKED, Q_KINDS };
+/* The loops: EACH(pos), EACH_MOVE, EACH_FAST, EACH_TAGGED, EACH_WITHOUT((vel), pos, kinds), EACH(marked),
+ * EACH_BUILT (an owned query: its group's rows). */
+enum { Q_POS, Q_MOVE, Q_FAST, Q_TAGGED, Q_KINDS_NO_VEL, Q_MARKED, Q_BUILT, Q_KINDS };
 
 /* ---- The input ------------------------------------------------------------------------ */
 

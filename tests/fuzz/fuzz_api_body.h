@@ -211,6 +211,7 @@ static bool F(match)(int q, unsigned has) {
     case Q_FAST: return (has & (HAS_POS | HAS_VEL | HAS_KINDS | HAS_MARKED)) == (HAS_POS | HAS_VEL | HAS_KINDS);
     case Q_TAGGED: return (has & (HAS_POS | HAS_MARKED)) == (HAS_POS | HAS_MARKED);
     case Q_KINDS_NO_VEL: return (has & (HAS_POS | HAS_KINDS | HAS_VEL)) == (HAS_POS | HAS_KINDS);
+    case Q_BUILT: return (has & (HAS_POS | HAS_KINDS)) == (HAS_POS | HAS_KINDS);
     default: return has & HAS_MARKED; /* Q_MARKED */
     }
 }
@@ -259,6 +260,17 @@ static void F(check_views)(F(world_t) *w) {
         EXPECT(x && F(match)(Q_TAGGED, x->has), "tagged view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "tagged view lists an entity twice");
         EXPECT(same_f32(tv.pos.x[U(TAGGED_ROW)(tv, pos, i)], x->pos.x), "tagged view values");
+    }
+    /* built owns its pools: its entity array is pos's dense side (64-bit ids), rows 0..count-1 */
+    F(built_view_t) bv = F(query_built)(w);
+    EXPECT(U(BUILT_OWNED) && bv.count == (size_t)F(model_matches)(Q_BUILT), "built view count");
+    memset(seen, 0, sizeof seen);
+    for (size_t i = 0; i < bv.count; i++) {
+        F(ment_t) *x = F(find)(bv.entity[i]);
+        EXPECT(x && F(match)(Q_BUILT, x->has), "built view entity");
+        EXPECT(seen[x - F(m).e]++ == 0, "built view lists an entity twice");
+        EXPECT(U(BUILT_ROW)(bv, pos, i) == i && same_f32(bv.pos.x[i], x->pos.x) && bv.kinds.u16[i] == x->kinds.u16,
+               "built view values");
     }
 }
 
@@ -622,8 +634,12 @@ static void F(op_loop)(F(world_t) *w, rd_t *r) {
     case Q_KINDS_NO_VEL:
         U(EACH_WITHOUT)(w, it, (vel), pos, kinds) LOOP_BODY(EXPECT(U(FIELD)(it, kinds, i32) == x->kinds.i32, "row value"))
         break;
-    default:
+    case Q_MARKED:
         U(EACH)(w, it, marked) LOOP_BODY((void)0)
+        break;
+    default: /* Q_BUILT */
+        U(EACH_BUILT)(w, it) LOOP_BODY(EXPECT(U(FIELD)(it, kinds, i16) == x->kinds.i16 &&
+                                                  same_f32(U(FIELD)(it, pos, x), x->pos.x), "row value"))
         break;
     }
 #undef LOOP_BODY
