@@ -5,32 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: insert, write, erase --------------------------------------------------- */
-/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
- * the sparse set last, so running out of memory part way leaves the pool as it was. */
-
-
-bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    const editor_position_t *v = value;
-    editor_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    EDITOR__CHANGED(w, "add position");
-    return true;
-}
-
-void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_position_pool_t *p = &w->components.position;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
+/* ---- Pools: growth and row moves --------------------------------------------------- */
+/* insert and erase are inline in the header. A full sparse pool grows through its metadata
+ * (ecs_meta_grow_pool): the columns first and the sparse set last, so running out of memory
+ * part way leaves the pool as it was; slot pools grow here. */
 
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
@@ -53,29 +31,6 @@ static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_
 static void editor__position_move(editor_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_move_row(&p->set, e, row, from);
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
-
-
-bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    const editor_velocity_t *v = value;
-    editor_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    EDITOR__CHANGED(w, "add velocity");
-    return true;
-}
-
-void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_velocity_pool_t *p = &w->components.velocity;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -103,114 +58,6 @@ static void editor__velocity_move(editor_velocity_pool_t *p, ecs_entity_t e, uin
     ecs_sparse_move_row(&p->set, e, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
-}
-
-
-bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    const editor_health_t *v = value;
-    editor_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    EDITOR__CHANGED(w, "add health");
-    return true;
-}
-
-void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_health_pool_t *p = &w->components.health;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
-    p->current[row] = p->current[from];
-    p->max[row] = p->max[from];
-}
-
-
-bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    const editor_name_t *v = value;
-    editor_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    EDITOR__CHANGED(w, "add name");
-    return true;
-}
-
-void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_name_pool_t *p = &w->components.name;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
-    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
-}
-
-
-bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    editor_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    EDITOR__CHANGED(w, "add player");
-    return true;
-}
-
-void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_player_pool_t *p = &w->components.player;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove player");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
-}
-
-
-bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    editor_selected_pool_t *p = &w->components.selected;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    EDITOR__CHANGED(w, "add selected");
-    return true;
-}
-
-void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_selected_pool_t *p = &w->components.selected;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove selected");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-}
-
-
-bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
-    const editor_gizmo_t *v = value;
-    editor_gizmo_pool_t *p = &w->components.gizmo;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    EDITOR__CHANGED(w, "add gizmo");
-    return true;
-}
-
-void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
-    editor_gizmo_pool_t *p = &w->components.gizmo;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
-    EDITOR__CHANGED(w, "remove gizmo");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
-    p->kind[row] = p->kind[from];
-    p->size[row] = p->size[from];
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */

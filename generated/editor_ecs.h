@@ -327,20 +327,42 @@ static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
-bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without position) to the pool; false when out of memory. */
+static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_position_t *v = (const editor_position_t *)value;
+    editor_position_pool_t *p = &w->components.position;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    EDITOR__CHANGED(w, "add position");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_position_pool_t *p = &w->components.position;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove position");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e);
 void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e);
 
 /* Sets position's hooks (NULL: none). */
 static inline void editor_on_position(editor_world_t *w, const editor_hooks_t *hooks) {
     editor__hooks_put(w, &w->hooks.position, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
@@ -382,6 +404,7 @@ static inline editor_position_t editor_get_position(const editor_world_t *w, ecs
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
     editor_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -396,6 +419,7 @@ static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_e
     editor_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_position_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -408,20 +432,42 @@ static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
-bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without velocity) to the pool; false when out of memory. */
+static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_velocity_t *v = (const editor_velocity_t *)value;
+    editor_velocity_pool_t *p = &w->components.velocity;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    EDITOR__CHANGED(w, "add velocity");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_velocity_pool_t *p = &w->components.velocity;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove velocity");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e);
 void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e);
 
 /* Sets velocity's hooks (NULL: none). */
 static inline void editor_on_velocity(editor_world_t *w, const editor_hooks_t *hooks) {
     editor__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
@@ -463,6 +509,7 @@ static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
     editor_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -477,6 +524,7 @@ static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_e
     editor_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_velocity_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -489,18 +537,40 @@ static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
-bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets health's hooks (NULL: none). */
-static inline void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.health, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
+}
+
+/* Appends e (live, without health) to the pool; false when out of memory. */
+static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_health_t *v = (const editor_health_t *)value;
+    editor_health_pool_t *p = &w->components.health;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    EDITOR__CHANGED(w, "add health");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_health_pool_t *p = &w->components.health;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove health");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
+    if (from == row) return;
+    p->current[row] = p->current[from];
+    p->max[row] = p->max[from];
+}
+
+/* Sets health's hooks (NULL: none). */
+static inline void editor_on_health(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.health, hooks);
 }
 
 static inline bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
@@ -533,6 +603,7 @@ static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_ent
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
     editor_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -547,6 +618,7 @@ static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entit
     editor_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_health_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -559,17 +631,38 @@ static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
-bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets name's hooks (NULL: none). */
-static inline void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.name, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+/* Appends e (live, without name) to the pool; false when out of memory. */
+static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_name_t *v = (const editor_name_t *)value;
+    editor_name_pool_t *p = &w->components.name;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    EDITOR__CHANGED(w, "add name");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_name_pool_t *p = &w->components.name;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove name");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
+    if (from == row) return;
+    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
+}
+
+/* Sets name's hooks (NULL: none). */
+static inline void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.name, hooks);
 }
 
 static inline bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
@@ -602,6 +695,7 @@ static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
     editor_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -614,6 +708,7 @@ static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t 
     editor_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_name_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -626,8 +721,27 @@ static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_player(const editor_world_t *w) {
     return w->components.player.set.count;
 }
-bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without player) to the pool; false when out of memory. */
+static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    editor_player_pool_t *p = &w->components.player;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    EDITOR__CHANGED(w, "add player");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_player_pool_t *p = &w->components.player;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove player");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
+}
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void editor_on_player(editor_world_t *w, const editor_hooks_t *hooks) {
@@ -658,8 +772,27 @@ static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) 
 static inline size_t editor_count_selected(const editor_world_t *w) {
     return w->components.selected.set.count;
 }
-bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without selected) to the pool; false when out of memory. */
+static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    editor_selected_pool_t *p = &w->components.selected;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    EDITOR__CHANGED(w, "add selected");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_selected_pool_t *p = &w->components.selected;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove selected");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
+}
 
 /* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void editor_on_selected(editor_world_t *w, const editor_hooks_t *hooks) {
@@ -690,18 +823,40 @@ static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
 static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
-bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value);
-void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets gizmo's hooks (NULL: none). */
-static inline void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
-    editor__hooks_put(w, &w->hooks.gizmo, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
     p->kind[row] = v->kind;
     p->size[row] = v->size;
+}
+
+/* Appends e (live, without gizmo) to the pool; false when out of memory. */
+static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
+    const editor_gizmo_t *v = (const editor_gizmo_t *)value;
+    editor_gizmo_pool_t *p = &w->components.gizmo;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    EDITOR__CHANGED(w, "add gizmo");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
+    editor_gizmo_pool_t *p = &w->components.gizmo;
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHANGED(w, "remove gizmo");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
+    if (from == row) return;
+    p->kind[row] = p->kind[from];
+    p->size[row] = p->size[from];
+}
+
+/* Sets gizmo's hooks (NULL: none). */
+static inline void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hooks) {
+    editor__hooks_put(w, &w->hooks.gizmo, hooks);
 }
 
 static inline bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
@@ -734,6 +889,7 @@ static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entit
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
     editor_gizmo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.kind = p->kind[row];
     v.size = p->size[row];
     return v;
@@ -748,6 +904,7 @@ static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_
     editor_gizmo_pool_t *p = &w->components.gizmo;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_gizmo_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
 

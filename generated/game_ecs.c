@@ -5,32 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: insert, write, erase --------------------------------------------------- */
-/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
- * the sparse set last, so running out of memory part way leaves the pool as it was. */
-
-
-bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_position_t *v = value;
-    game_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__position_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    GAME__CHANGED(w, "add position");
-    return true;
-}
-
-void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_position_pool_t *p = &w->components.position;
-    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
+/* ---- Pools: growth and row moves --------------------------------------------------- */
+/* insert and erase are inline in the header. A full sparse pool grows through its metadata
+ * (ecs_meta_grow_pool): the columns first and the sparse set last, so running out of memory
+ * part way leaves the pool as it was; slot pools grow here. */
 
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
@@ -53,29 +31,6 @@ static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b)
 static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_move_row(&p->set, e, row, from);
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
-
-
-bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_velocity_t *v = value;
-    game_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    GAME__CHANGED(w, "add velocity");
-    return true;
-}
-
-void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_velocity_pool_t *p = &w->components.velocity;
-    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -105,140 +60,6 @@ static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_
     p->y[row] = p->y[from];
 }
 
-
-bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_health_t *v = value;
-    game_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__health_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    GAME__CHANGED(w, "add health");
-    return true;
-}
-
-void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_health_pool_t *p = &w->components.health;
-    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
-    p->current[row] = p->current[from];
-    p->max[row] = p->max[from];
-}
-
-
-bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_name_t *v = value;
-    game_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__name_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    GAME__CHANGED(w, "add name");
-    return true;
-}
-
-void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_name_pool_t *p = &w->components.name;
-    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
-    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
-}
-
-
-bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_target_t *v = value;
-    game_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__target_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    GAME__CHANGED(w, "add target");
-    return true;
-}
-
-void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_target_pool_t *p = &w->components.target;
-    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove target");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
-    if (from == row) return;
-    p->entity[row] = p->entity[from];
-}
-
-
-bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_cargo_t *v = value;
-    game_cargo_pool_t *p = &w->components.cargo;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    GAME__CHANGED(w, "add cargo");
-    return true;
-}
-
-void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_cargo_pool_t *p = &w->components.cargo;
-    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove cargo");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-    if (from == row) return;
-    memcpy(p->items[row], p->items[from], sizeof p->items[row]);
-    p->count[row] = p->count[from];
-}
-
-
-bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_mood_t *v = value;
-    game_mood_pool_t *p = &w->components.mood;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    GAME__CHANGED(w, "add mood");
-    return true;
-}
-
-void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_mood_pool_t *p = &w->components.mood;
-    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove mood");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
-    p->state[row] = p->state[from];
-}
-
-
-bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_lifetime_t *v = value;
-    game_lifetime_pool_t *p = &w->components.lifetime;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    GAME__CHANGED(w, "add lifetime");
-    return true;
-}
-
-void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_lifetime_pool_t *p = &w->components.lifetime;
-    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove lifetime");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
-    if (from == row) return;
-    p->seconds[row] = p->seconds[from];
-}
-
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
@@ -256,108 +77,6 @@ static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_
     if (row == from) return;
     ecs_sparse_move_row(&p->set, e, row, from);
     p->seconds[row] = p->seconds[from];
-}
-
-
-bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    const game_radius_t *v = value;
-    game_radius_pool_t *p = &w->components.radius;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 8);
-    GAME__CHANGED(w, "add radius");
-    return true;
-}
-
-void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_radius_pool_t *p = &w->components.radius;
-    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove radius");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
-    if (from == row) return;
-    p->metres[row] = p->metres[from];
-}
-
-
-bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    game_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 9);
-    GAME__CHANGED(w, "add player");
-    return true;
-}
-
-void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_player_pool_t *p = &w->components.player;
-    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove player");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
-}
-
-
-bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    game_asteroid_pool_t *p = &w->components.asteroid;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 10);
-    GAME__CHANGED(w, "add asteroid");
-    return true;
-}
-
-void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_asteroid_pool_t *p = &w->components.asteroid;
-    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove asteroid");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
-}
-
-
-bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    game_bullet_pool_t *p = &w->components.bullet;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 11);
-    GAME__CHANGED(w, "add bullet");
-    return true;
-}
-
-void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_bullet_pool_t *p = &w->components.bullet;
-    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove bullet");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
-}
-
-
-bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    game_frozen_pool_t *p = &w->components.frozen;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 12);
-    GAME__CHANGED(w, "add frozen");
-    return true;
-}
-
-void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
-    game_frozen_pool_t *p = &w->components.frozen;
-    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
-    GAME__CHANGED(w, "remove frozen");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
 }
 
 /* ---- Owning groups ------------------------------------------------------------------- */

@@ -403,20 +403,42 @@ static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
-bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without position) to the pool; false when out of memory. */
+static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_position_t *v = (const game_position_t *)value;
+    game_position_pool_t *p = &w->components.position;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    GAME__CHANGED(w, "add position");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_position_pool_t *p = &w->components.position;
+    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove position");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void game__position_groups_after_add(game_world_t *w, ecs_entity_t e);
 void game__position_groups_before_remove(game_world_t *w, ecs_entity_t e);
 
 /* Sets position's hooks (NULL: none). */
 static inline void game_on_position(game_world_t *w, const game_hooks_t *hooks) {
     game__hooks_put(w, &w->hooks.position, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
@@ -458,6 +480,7 @@ static inline game_position_t game_get_position(const game_world_t *w, ecs_entit
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
     game_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -472,6 +495,7 @@ static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_
     game_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -484,20 +508,42 @@ static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
-bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without velocity) to the pool; false when out of memory. */
+static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_velocity_t *v = (const game_velocity_t *)value;
+    game_velocity_pool_t *p = &w->components.velocity;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    GAME__CHANGED(w, "add velocity");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_velocity_pool_t *p = &w->components.velocity;
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove velocity");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void game__velocity_groups_after_add(game_world_t *w, ecs_entity_t e);
 void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e);
 
 /* Sets velocity's hooks (NULL: none). */
 static inline void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) {
     game__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
@@ -539,6 +585,7 @@ static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entit
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
     game_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -553,6 +600,7 @@ static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_
     game_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -565,18 +613,40 @@ static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
-bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets health's hooks (NULL: none). */
-static inline void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.health, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
+}
+
+/* Appends e (live, without health) to the pool; false when out of memory. */
+static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_health_t *v = (const game_health_t *)value;
+    game_health_pool_t *p = &w->components.health;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    GAME__CHANGED(w, "add health");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_health_pool_t *p = &w->components.health;
+    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove health");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
+    if (from == row) return;
+    p->current[row] = p->current[from];
+    p->max[row] = p->max[from];
+}
+
+/* Sets health's hooks (NULL: none). */
+static inline void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.health, hooks);
 }
 
 static inline bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
@@ -609,6 +679,7 @@ static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t 
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
     game_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -623,6 +694,7 @@ static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e)
     game_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -635,17 +707,38 @@ static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
-bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets name's hooks (NULL: none). */
-static inline void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.name, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+/* Appends e (live, without name) to the pool; false when out of memory. */
+static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_name_t *v = (const game_name_t *)value;
+    game_name_pool_t *p = &w->components.name;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    GAME__CHANGED(w, "add name");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_name_pool_t *p = &w->components.name;
+    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove name");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
+    if (from == row) return;
+    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
+}
+
+/* Sets name's hooks (NULL: none). */
+static inline void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.name, hooks);
 }
 
 static inline bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
@@ -678,6 +771,7 @@ static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
     game_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -690,6 +784,7 @@ static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -702,17 +797,38 @@ static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
-bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets target's hooks (NULL: none). */
-static inline void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.target, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
     p->entity[row] = v->entity;
+}
+
+/* Appends e (live, without target) to the pool; false when out of memory. */
+static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_target_t *v = (const game_target_t *)value;
+    game_target_pool_t *p = &w->components.target;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__target_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    GAME__CHANGED(w, "add target");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_target_pool_t *p = &w->components.target;
+    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove target");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
+    if (from == row) return;
+    p->entity[row] = p->entity[from];
+}
+
+/* Sets target's hooks (NULL: none). */
+static inline void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.target, hooks);
 }
 
 static inline bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
@@ -745,6 +861,7 @@ static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t 
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
     game_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.entity = p->entity[row];
     return v;
 }
@@ -757,6 +874,7 @@ static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e)
     game_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -769,18 +887,40 @@ static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
-bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets cargo's hooks (NULL: none). */
-static inline void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.cargo, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
     memcpy(p->items[row], v->items, sizeof p->items[row]);
     p->count[row] = v->count;
+}
+
+/* Appends e (live, without cargo) to the pool; false when out of memory. */
+static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_cargo_t *v = (const game_cargo_t *)value;
+    game_cargo_pool_t *p = &w->components.cargo;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    GAME__CHANGED(w, "add cargo");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_cargo_pool_t *p = &w->components.cargo;
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove cargo");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
+    if (from == row) return;
+    memcpy(p->items[row], p->items[from], sizeof p->items[row]);
+    p->count[row] = p->count[from];
+}
+
+/* Sets cargo's hooks (NULL: none). */
+static inline void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.cargo, hooks);
 }
 
 static inline bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
@@ -813,6 +953,7 @@ static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e)
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
     game_cargo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.items, p->items[row], sizeof v.items);
     v.count = p->count[row];
     return v;
@@ -827,6 +968,7 @@ static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
 
@@ -839,17 +981,38 @@ static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
-bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets mood's hooks (NULL: none). */
-static inline void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.mood, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
     p->state[row] = v->state;
+}
+
+/* Appends e (live, without mood) to the pool; false when out of memory. */
+static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_mood_t *v = (const game_mood_t *)value;
+    game_mood_pool_t *p = &w->components.mood;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    GAME__CHANGED(w, "add mood");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_mood_pool_t *p = &w->components.mood;
+    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove mood");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
+    if (from == row) return;
+    p->state[row] = p->state[from];
+}
+
+/* Sets mood's hooks (NULL: none). */
+static inline void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.mood, hooks);
 }
 
 static inline bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
@@ -882,6 +1045,7 @@ static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
     game_mood_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.state = p->state[row];
     return v;
 }
@@ -894,6 +1058,7 @@ static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
 
@@ -906,19 +1071,40 @@ static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
-bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
+    p->seconds[row] = v->seconds;
+}
+
+/* Appends e (live, without lifetime) to the pool; false when out of memory. */
+static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_lifetime_t *v = (const game_lifetime_t *)value;
+    game_lifetime_pool_t *p = &w->components.lifetime;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    GAME__CHANGED(w, "add lifetime");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_lifetime_pool_t *p = &w->components.lifetime;
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove lifetime");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
+    if (from == row) return;
+    p->seconds[row] = p->seconds[from];
+}
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e);
 void game__lifetime_groups_before_remove(game_world_t *w, ecs_entity_t e);
 
 /* Sets lifetime's hooks (NULL: none). */
 static inline void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) {
     game__hooks_put(w, &w->hooks.lifetime, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
-    p->seconds[row] = v->seconds;
 }
 
 static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
@@ -960,6 +1146,7 @@ static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entit
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
     game_lifetime_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.seconds = p->seconds[row];
     return v;
 }
@@ -972,6 +1159,7 @@ static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_
     game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
 
@@ -984,17 +1172,38 @@ static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
-bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets radius's hooks (NULL: none). */
-static inline void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
-    game__hooks_put(w, &w->hooks.radius, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
     p->metres[row] = v->metres;
+}
+
+/* Appends e (live, without radius) to the pool; false when out of memory. */
+static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    const game_radius_t *v = (const game_radius_t *)value;
+    game_radius_pool_t *p = &w->components.radius;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 8);
+    GAME__CHANGED(w, "add radius");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_radius_pool_t *p = &w->components.radius;
+    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove radius");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
+    if (from == row) return;
+    p->metres[row] = p->metres[from];
+}
+
+/* Sets radius's hooks (NULL: none). */
+static inline void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
+    game__hooks_put(w, &w->hooks.radius, hooks);
 }
 
 static inline bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
@@ -1027,6 +1236,7 @@ static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t 
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
     game_radius_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.metres = p->metres[row];
     return v;
 }
@@ -1039,6 +1249,7 @@ static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e)
     game_radius_pool_t *p = &w->components.radius;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
 
@@ -1051,8 +1262,27 @@ static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_player(const game_world_t *w) {
     return w->components.player.set.count;
 }
-bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without player) to the pool; false when out of memory. */
+static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    game_player_pool_t *p = &w->components.player;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 9);
+    GAME__CHANGED(w, "add player");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_player_pool_t *p = &w->components.player;
+    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove player");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
+}
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
@@ -1083,8 +1313,27 @@ static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_asteroid(const game_world_t *w) {
     return w->components.asteroid.set.count;
 }
-bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without asteroid) to the pool; false when out of memory. */
+static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    game_asteroid_pool_t *p = &w->components.asteroid;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 10);
+    GAME__CHANGED(w, "add asteroid");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_asteroid_pool_t *p = &w->components.asteroid;
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove asteroid");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
+}
 
 /* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) {
@@ -1115,8 +1364,27 @@ static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_bullet(const game_world_t *w) {
     return w->components.bullet.set.count;
 }
-bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without bullet) to the pool; false when out of memory. */
+static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    game_bullet_pool_t *p = &w->components.bullet;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 11);
+    GAME__CHANGED(w, "add bullet");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_bullet_pool_t *p = &w->components.bullet;
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove bullet");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
+}
 
 /* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
@@ -1147,8 +1415,27 @@ static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
 static inline size_t game_count_frozen(const game_world_t *w) {
     return w->components.frozen.set.count;
 }
-bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value);
-void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without frozen) to the pool; false when out of memory. */
+static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    game_frozen_pool_t *p = &w->components.frozen;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 12);
+    GAME__CHANGED(w, "add frozen");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
+    game_frozen_pool_t *p = &w->components.frozen;
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHANGED(w, "remove frozen");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
+}
 void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e);
 void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e);
 

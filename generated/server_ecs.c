@@ -5,32 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- Pools: insert, write, erase --------------------------------------------------- */
-/* A full sparse pool grows through its metadata (ecs_meta_grow_pool): the columns first and
- * the sparse set last, so running out of memory part way leaves the pool as it was. */
-
-
-bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_position_t *v = value;
-    server_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__position_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    SERVER__CHANGED(w, "add position");
-    return true;
-}
-
-void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_position_pool_t *p = &w->components.position;
-    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
+/* ---- Pools: growth and row moves --------------------------------------------------- */
+/* insert and erase are inline in the header. A full sparse pool grows through its metadata
+ * (ecs_meta_grow_pool): the columns first and the sparse set last, so running out of memory
+ * part way leaves the pool as it was; slot pools grow here. */
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__position_reserve(server_position_pool_t *p) {
@@ -60,29 +38,6 @@ static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_
 static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_move_row(&p->set, e, row, from);
-    p->x[row] = p->x[from];
-    p->y[row] = p->y[from];
-}
-
-
-bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_velocity_t *v = value;
-    server_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    SERVER__CHANGED(w, "add velocity");
-    return true;
-}
-
-void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_velocity_pool_t *p = &w->components.velocity;
-    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -119,56 +74,11 @@ static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uin
     p->y[row] = p->y[from];
 }
 
-
-bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_health_t *v = value;
-    server_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__health_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    SERVER__CHANGED(w, "add health");
-    return true;
-}
-
-void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_health_pool_t *p = &w->components.health;
-    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
-    p->current[row] = p->current[from];
-    p->max[row] = p->max[from];
-}
-
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__health_reserve(server_health_pool_t *p) {
     if (!(p->current = ecs_realloc_array(NULL, 1024u, sizeof *p->current))) return false;
     if (!(p->max = ecs_realloc_array(NULL, 1024u, sizeof *p->max))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-
-bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_name_t *v = value;
-    server_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__name_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    SERVER__CHANGED(w, "add name");
-    return true;
-}
-
-void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_name_pool_t *p = &w->components.name;
-    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
-    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
@@ -177,51 +87,9 @@ static bool server__name_reserve(server_name_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
-bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    server_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    SERVER__CHANGED(w, "add player");
-    return true;
-}
-
-void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_player_pool_t *p = &w->components.player;
-    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove player");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
-}
-
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__player_reserve(server_player_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-
-bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_target_t *v = value;
-    server_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__target_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    SERVER__CHANGED(w, "add target");
-    return true;
-}
-
-void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_target_pool_t *p = &w->components.target;
-    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove target");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-    if (from == row) return;
-    p->entity[row] = p->entity[from];
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */
@@ -230,54 +98,11 @@ static bool server__target_reserve(server_target_pool_t *p) {
     return ecs_sparse_reserve(&p->set, 1024u);
 }
 
-
-bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    const server_connection_t *v = value;
-    server_connection_pool_t *p = &w->components.connection;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    SERVER__CHANGED(w, "add connection");
-    return true;
-}
-
-void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_connection_pool_t *p = &w->components.connection;
-    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove connection");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
-    p->peer[row] = p->peer[from];
-    p->ping_ms[row] = p->ping_ms[from];
-}
-
 /* Fixed storage: every row and sparse page, allocated by world_new. */
 static bool server__connection_reserve(server_connection_pool_t *p) {
     if (!(p->peer = ecs_realloc_array(NULL, 1024u, sizeof *p->peer))) return false;
     if (!(p->ping_ms = ecs_realloc_array(NULL, 1024u, sizeof *p->ping_ms))) return false;
     return ecs_sparse_reserve(&p->set, 1024u);
-}
-
-
-bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
-    (void)value; /* a tag: none */
-    server_replicated_pool_t *p = &w->components.replicated;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
-    ecs_sparse_insert(&p->set, e);
-    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    SERVER__CHANGED(w, "add replicated");
-    return true;
-}
-
-void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
-    server_replicated_pool_t *p = &w->components.replicated;
-    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
-    SERVER__CHANGED(w, "remove replicated");
-    ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
 }
 
 /* Fixed storage: every row and sparse page, allocated by world_new. */

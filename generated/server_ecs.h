@@ -337,20 +337,42 @@ static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_position(const server_world_t *w) {
     return w->components.position.set.count;
 }
-bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without position) to the pool; false when out of memory. */
+static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_position_t *v = (const server_position_t *)value;
+    server_position_pool_t *p = &w->components.position;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__position_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    SERVER__CHANGED(w, "add position");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_position_pool_t *p = &w->components.position;
+    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove position");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void server__position_groups_after_add(server_world_t *w, ecs_entity_t e);
 void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e);
 
 /* Sets position's hooks (NULL: none). */
 static inline void server_on_position(server_world_t *w, const server_hooks_t *hooks) {
     server__hooks_put(w, &w->hooks.position, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
@@ -392,6 +414,7 @@ static inline server_position_t server_get_position(const server_world_t *w, ecs
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
     server_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -406,6 +429,7 @@ static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_e
     server_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_position_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -418,20 +442,42 @@ static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) 
 static inline size_t server_count_velocity(const server_world_t *w) {
     return w->components.velocity.set.count;
 }
-bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Writes v into row `row` of the pool. */
+static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
+    p->x[row] = v->x;
+    p->y[row] = v->y;
+}
+
+/* Appends e (live, without velocity) to the pool; false when out of memory. */
+static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_velocity_t *v = (const server_velocity_t *)value;
+    server_velocity_pool_t *p = &w->components.velocity;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    SERVER__CHANGED(w, "add velocity");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_velocity_pool_t *p = &w->components.velocity;
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove velocity");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
+    if (from == row) return;
+    p->x[row] = p->x[from];
+    p->y[row] = p->y[from];
+}
 void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e);
 void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e);
 
 /* Sets velocity's hooks (NULL: none). */
 static inline void server_on_velocity(server_world_t *w, const server_hooks_t *hooks) {
     server__hooks_put(w, &w->hooks.velocity, hooks);
-}
-
-/* Writes v into row `row` of the pool. */
-static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
-    p->x[row] = v->x;
-    p->y[row] = v->y;
 }
 
 static inline bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
@@ -473,6 +519,7 @@ static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
     server_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -487,6 +534,7 @@ static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_e
     server_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_velocity_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -499,18 +547,40 @@ static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_health(const server_world_t *w) {
     return w->components.health.set.count;
 }
-bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets health's hooks (NULL: none). */
-static inline void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.health, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
     p->current[row] = v->current;
     p->max[row] = v->max;
+}
+
+/* Appends e (live, without health) to the pool; false when out of memory. */
+static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_health_t *v = (const server_health_t *)value;
+    server_health_pool_t *p = &w->components.health;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__health_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    SERVER__CHANGED(w, "add health");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_health_pool_t *p = &w->components.health;
+    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove health");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
+    if (from == row) return;
+    p->current[row] = p->current[from];
+    p->max[row] = p->max[from];
+}
+
+/* Sets health's hooks (NULL: none). */
+static inline void server_on_health(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.health, hooks);
 }
 
 static inline bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
@@ -543,6 +613,7 @@ static inline server_health_t server_get_health(const server_world_t *w, ecs_ent
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
     server_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -557,6 +628,7 @@ static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entit
     server_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_health_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -569,17 +641,38 @@ static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_name(const server_world_t *w) {
     return w->components.name.set.count;
 }
-bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets name's hooks (NULL: none). */
-static inline void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.name, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
     memcpy(p->value[row], v->value, sizeof p->value[row]);
+}
+
+/* Appends e (live, without name) to the pool; false when out of memory. */
+static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_name_t *v = (const server_name_t *)value;
+    server_name_pool_t *p = &w->components.name;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__name_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    SERVER__CHANGED(w, "add name");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_name_pool_t *p = &w->components.name;
+    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove name");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
+    if (from == row) return;
+    memcpy(p->value[row], p->value[from], sizeof p->value[row]);
+}
+
+/* Sets name's hooks (NULL: none). */
+static inline void server_on_name(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.name, hooks);
 }
 
 static inline bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
@@ -612,6 +705,7 @@ static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
     server_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -624,6 +718,7 @@ static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t 
     server_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_name_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -636,8 +731,27 @@ static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_player(const server_world_t *w) {
     return w->components.player.set.count;
 }
-bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without player) to the pool; false when out of memory. */
+static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    server_player_pool_t *p = &w->components.player;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    SERVER__CHANGED(w, "add player");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_player_pool_t *p = &w->components.player;
+    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove player");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
+}
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void server_on_player(server_world_t *w, const server_hooks_t *hooks) {
@@ -668,17 +782,38 @@ static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
 static inline size_t server_count_target(const server_world_t *w) {
     return w->components.target.set.count;
 }
-bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets target's hooks (NULL: none). */
-static inline void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.target, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
     p->entity[row] = v->entity;
+}
+
+/* Appends e (live, without target) to the pool; false when out of memory. */
+static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_target_t *v = (const server_target_t *)value;
+    server_target_pool_t *p = &w->components.target;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__target_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    SERVER__CHANGED(w, "add target");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_target_pool_t *p = &w->components.target;
+    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove target");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
+    if (from == row) return;
+    p->entity[row] = p->entity[from];
+}
+
+/* Sets target's hooks (NULL: none). */
+static inline void server_on_target(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.target, hooks);
 }
 
 static inline bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
@@ -711,6 +846,7 @@ static inline server_target_t server_get_target(const server_world_t *w, ecs_ent
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
     server_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.entity = p->entity[row];
     return v;
 }
@@ -723,6 +859,7 @@ static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entit
     server_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_target_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -735,18 +872,40 @@ static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_connection(const server_world_t *w) {
     return w->components.connection.set.count;
 }
-bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
-
-/* Sets connection's hooks (NULL: none). */
-static inline void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
-    server__hooks_put(w, &w->hooks.connection, hooks);
-}
 
 /* Writes v into row `row` of the pool. */
 static inline void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
     p->peer[row] = v->peer;
     p->ping_ms[row] = v->ping_ms;
+}
+
+/* Appends e (live, without connection) to the pool; false when out of memory. */
+static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    const server_connection_t *v = (const server_connection_t *)value;
+    server_connection_pool_t *p = &w->components.connection;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    SERVER__CHANGED(w, "add connection");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_connection_pool_t *p = &w->components.connection;
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove connection");
+    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
+    if (from == row) return;
+    p->peer[row] = p->peer[from];
+    p->ping_ms[row] = p->ping_ms[from];
+}
+
+/* Sets connection's hooks (NULL: none). */
+static inline void server_on_connection(server_world_t *w, const server_hooks_t *hooks) {
+    server__hooks_put(w, &w->hooks.connection, hooks);
 }
 
 static inline bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
@@ -779,6 +938,7 @@ static inline server_connection_t server_get_connection(const server_world_t *w,
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
     server_connection_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.peer = p->peer[row];
     v.ping_ms = p->ping_ms[row];
     return v;
@@ -793,6 +953,7 @@ static inline server_connection_ref_t server_ref_connection(server_world_t *w, e
     server_connection_pool_t *p = &w->components.connection;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_connection_ref_t none = ECS_ZERO; return none; }
+    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
 
@@ -805,8 +966,27 @@ static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e
 static inline size_t server_count_replicated(const server_world_t *w) {
     return w->components.replicated.set.count;
 }
-bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value);
-void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row);
+
+/* Appends e (live, without replicated) to the pool; false when out of memory. */
+static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
+    (void)value; /* a tag: none */
+    server_replicated_pool_t *p = &w->components.replicated;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
+    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    ecs_sparse_insert(&p->set, e);
+    w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    SERVER__CHANGED(w, "add replicated");
+    return true;
+}
+
+/* Removes e, at `row`: the pool's last member moves into the row. */
+static inline void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
+    server_replicated_pool_t *p = &w->components.replicated;
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHANGED(w, "remove replicated");
+    ecs_sparse_remove(&p->set, e, row);
+    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
+}
 
 /* Sets replicated's hooks (NULL: none); a tag has no value: on_set is never called. */
 static inline void server_on_replicated(server_world_t *w, const server_hooks_t *hooks) {

@@ -49,6 +49,24 @@ static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
     return s->pages[page][index & (ECS_PAGE_SIZE - 1u)] - 1u; /* absent: 0 - 1 = ECS_ROW_NONE */
 }
 
+/* The row to read e's values at, given its row from the sparse entry and its slot index.
+ * When entities were spawned in order and kept their components, a member's row is its slot
+ * index. Then this returns the slot index, hidden from the optimiser, so that the loads
+ * indexed by it depend only on a predicted branch, not on the sparse entry's load: the CPU
+ * fetches the value and the entry at once, one memory latency instead of two in a row. When
+ * rows and slots differ, the branch learns that and it returns row. */
+static ECS_ALWAYS_INLINE uint32_t ecs_sparse_read_row(uint32_t row, uint32_t slot) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (__builtin_expect(row == slot, 1)) {
+        __asm__("" : "+r"(slot)); /* else the compiler may read at row (they are equal) */
+        return slot;
+    }
+#else
+    (void)slot;
+#endif
+    return row;
+}
+
 /* The slot index of the member at row. */
 static ECS_ALWAYS_INLINE uint32_t ecs_sparse_member(const ecs_sparse_t *s, uint32_t row) {
     return s->keeps_ids ? ecs_entity_index(s->id[row]) : s->index[row];
