@@ -410,7 +410,8 @@ class Schema:
         self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
         self.masks_fit_fn = self.names.internal("slot", "masks", "fit")  # a mask word per slot handed out
-        self.rows_fit_fn = self.names.internal("slot", "rows", "fit")  # rows in each slot pool, zeroed
+        self.rows_fit_fn = self.names.internal("slot", "rows", "fit")  # rows in each slot pool
+        self.rows_clear_fn = self.names.internal("slot", "rows", "clear")  # a new slot's rows, zeroed
         self.slot_grown_fn = self.names.internal("slot", "grown")  # the capacity to grow to
         self.step_fn = self.names.internal("step")
         self.term_need_macro = self.upper_internal("NEED")
