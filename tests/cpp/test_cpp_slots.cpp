@@ -1,0 +1,41 @@
+// test_cpp_slots.cpp: the kitchen schema's header from C++ (slot and sparse pools mixed, fixed
+// storage): the inline insert and erase of both kinds, reached through spawn's desc, add,
+// set and remove, each checked for its result.
+#include <cstdio>
+
+#include "kit_ecs.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                    \
+        }                                                                  \
+    } while (0)
+
+int main() {
+    kit_world_t *w = kit_world_new();
+    CHECK(w != nullptr);
+    kit_vel_t vel = { 1, 2 };
+    kit_pos_t pos = { 3.0, 4.0 };
+    kit_spawn_desc_t desc = {};
+    desc.vel = &vel;
+    desc.pos = &pos;
+    ecs_entity_t e = kit_spawn(w, &desc);
+    CHECK(e != ECS_NULL);
+    CHECK(kit_get_vel(w, e).dy == 2 && kit_get_pos(w, e).y == 4.0);
+    // slot: add refuses a present component, set overwrites, remove then add
+    CHECK(!kit_add_vel(w, e, kit_vel_t{ 5, 6 }));
+    CHECK(kit_set_vel(w, e, kit_vel_t{ 5, 6 }) && kit_get_vel(w, e).dx == 5);
+    CHECK(kit_remove_vel(w, e) && !kit_has_vel(w, e) && !kit_remove_vel(w, e));
+    CHECK(kit_add_vel(w, e, kit_vel_t{ 7, 8 }) && kit_get_vel(w, e).dy == 8);
+    // slot tag and sparse data
+    CHECK(kit_add_marked(w, e) && kit_has_marked(w, e) && kit_remove_marked(w, e));
+    CHECK(kit_remove_pos(w, e) && !kit_has_pos(w, e));
+    CHECK(kit_add_pos(w, e, kit_pos_t{ 9.0, 10.0 }) && kit_ref_pos(w, e).x != nullptr && *kit_ref_pos(w, e).x == 9.0);
+    CHECK(kit_destroy(w, e) && !kit_alive(w, e));
+    kit_world_free(w);
+    if (failures) std::fprintf(stderr, "test_cpp_slots: %d failed\n", failures);
+    return failures != 0;
+}
