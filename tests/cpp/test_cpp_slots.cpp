@@ -1,18 +1,8 @@
 // test_cpp_slots.cpp: the kitchen schema's header from C++ (slot and sparse pools mixed, fixed
 // storage): the inline insert and erase of both kinds, reached through spawn's desc, add,
-// set and remove, each checked for its result.
-#include <cstdio>
-
+// set and remove, each checked with the C tests' assertions (tests/check.h is valid C++).
+#include "check.h"
 #include "kit_ecs.h"
-
-static int failures = 0;
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                    \
-        }                                                                  \
-    } while (0)
 
 int main() {
     kit_world_t *w = kit_world_new();
@@ -36,6 +26,5 @@ int main() {
     CHECK(kit_add_pos(w, e, kit_pos_t{ 9.0, 10.0 }) && kit_ref_pos(w, e).x != nullptr && *kit_ref_pos(w, e).x == 9.0);
     CHECK(kit_destroy(w, e) && !kit_alive(w, e));
     kit_world_free(w);
-    if (failures) std::fprintf(stderr, "test_cpp_slots: %d failed\n", failures);
-    return failures != 0;
+    return check_finish("test_cpp_slots");
 }
