@@ -29,6 +29,9 @@ typedef struct ecs_sparse {
     ecs_entity_t *id;     /* row -> member's id (when keeps_ids) */
     uint64_t version;     /* bumped by every change of members or rows: a list of rows made
                            * when it had some value still holds while it has it */
+    uint32_t ordered;     /* rows 0..ordered-1 hold slot indexes 0..ordered-1, in order: the
+                           * pool of a world spawned in order, until a member leaves from or
+                           * moves within those rows. Lookups below it need no sparse entry */
 } ecs_sparse_t;
 
 /* A zeroed ecs_sparse_t is an empty set that keeps slot indexes; set keeps_ids before the
@@ -44,6 +47,7 @@ static inline uint32_t *ecs_sparse_entry(const ecs_sparse_t *s, uint32_t i) {
  * is live first. Inline, so iteration probes cost no call. */
 static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t index = ecs_entity_index(e);
+    if (index < s->ordered) return index; /* no load of the entry: one cache miss fewer */
     uint32_t page = index >> ECS_PAGE_BITS;
     if (page >= s->page_count || !s->pages[page]) return ECS_ROW_NONE;
     return s->pages[page][index & (ECS_PAGE_SIZE - 1u)] - 1u; /* absent: 0 - 1 = ECS_ROW_NONE */
@@ -123,6 +127,7 @@ static ECS_ALWAYS_INLINE void ecs_sparse_copy(ecs_sparse_t *s, uint32_t to, uint
 static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t row = s->count++;
     s->version++;
+    if (row == s->ordered && ecs_entity_index(e) == row) s->ordered++;
     ecs_sparse_put(s, row, e);
     *ecs_sparse_entry(s, ecs_entity_index(e)) = row + 1u;
     return row;
@@ -135,6 +140,7 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     s->version++;
+    if (row < s->ordered) s->ordered = row; /* row changes (or goes, when it was the last) */
     *ecs_sparse_entry(s, ecs_entity_index(e)) = 0;
     if (row != last) {
         uint32_t moved = ecs_sparse_member(s, last);
@@ -150,6 +156,8 @@ static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32
 static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
     uint32_t moved = ecs_sparse_member(s, from);
     s->version++;
+    uint32_t low = row < from ? row : from;
+    if (low < s->ordered) s->ordered = low;
     ecs_sparse_copy(s, row, from);
     *ecs_sparse_entry(s, moved) = row + 1u;
     ecs_sparse_put(s, from, e);
@@ -160,6 +168,8 @@ static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t
 static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
     if (a == b) return;
     s->version++;
+    uint32_t low = a < b ? a : b;
+    if (low < s->ordered) s->ordered = low;
     uint32_t ia = ecs_sparse_member(s, a);
     uint32_t ib = ecs_sparse_member(s, b);
     if (s->keeps_ids) {

@@ -1,5 +1,5 @@
-/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, lazy pages, growth; each test
- * runs on a set that keeps slot indexes and on one that keeps ids. */
+/* test_ecs_sparse.c: sparse sets: insert, swap-remove, swap, lazy pages, growth, the ordered
+ * prefix; each test runs on a set that keeps slot indexes and on one that keeps ids. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -36,10 +36,16 @@ static bool holds(const ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
     return ecs_sparse_member(s, row) == ecs_entity_index(e) && (!s->keeps_ids || s->id[row] == e);
 }
 
-/* Every member's sparse entry points at its dense row. */
+/* Every member's sparse entry points at its dense row (read from the entry itself, since
+ * ecs_sparse_row skips it below `ordered`), every row below `ordered` holds its own slot, and
+ * ecs_sparse_row finds each member. */
 static bool consistent(const ecs_sparse_t *s) {
-    for (uint32_t row = 0; row < s->count; row++)
-        if (ecs_sparse_row(s, member(s, row)) != row) return false;
+    if (s->ordered > s->count) return false;
+    for (uint32_t row = 0; row < s->count; row++) {
+        uint32_t slot = ecs_sparse_member(s, row);
+        if (*ecs_sparse_entry(s, slot) != row + 1u || ecs_sparse_row(s, member(s, row)) != row) return false;
+        if (row < s->ordered && slot != row) return false;
+    }
     return true;
 }
 
@@ -221,6 +227,68 @@ static void test_move_row_and_ids(void) {
     ecs_sparse_fini(&s);
 }
 
+/* `ordered` (rows 0..ordered-1 hold slots 0..ordered-1) through random inserts, removes,
+ * swaps and moves, checked against a plain array of the members; the set is spawned in order
+ * now and then so that `ordered` climbs again. */
+static void test_ordered(void) {
+    enum { SLOTS = 3 * ECS_PAGE_SIZE, OPS = 40000 };
+    static uint32_t row_of[SLOTS]; /* the model: row + 1 per slot, 0 = absent */
+    for (uint32_t i = 0; i < SLOTS; i++) row_of[i] = 0;
+    ecs_sparse_t s = new_set();
+    for (uint32_t i = 0; i < 100; i++) row_of[i] = add(&s, ecs_entity_make(i, 1)) + 1u;
+    CHECK_EQ(s.ordered, 100);
+    CHECK(consistent(&s));
+    ecs_sparse_remove(&s, ecs_entity_make(99, 1), 99); /* the last row: the rest stay in order */
+    row_of[99] = 0;
+    CHECK_EQ(s.ordered, 99);
+    ecs_sparse_remove(&s, ecs_entity_make(40, 1), 40); /* row 98's member moves to row 40 */
+    row_of[98] = 41, row_of[40] = 0;
+    CHECK_EQ(s.ordered, 40);
+    CHECK(consistent(&s));
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    int wrong = 0;
+    for (int op = 0; op < OPS; op++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t slot = (uint32_t)(x >> 8) % SLOTS;
+        uint32_t kind = (uint32_t)x % 8u;
+        if (kind < 4 && !row_of[slot]) {
+            if (kind == 0 && s.count < SLOTS && !row_of[s.count]) slot = s.count; /* in order */
+            row_of[slot] = add(&s, ecs_entity_make(slot, 1)) + 1u;
+        } else if (kind < 6 && row_of[slot]) {
+            uint32_t row = row_of[slot] - 1u, last = s.count - 1u;
+            uint32_t moved = ecs_sparse_member(&s, last);
+            CHECK_EQ(ecs_sparse_remove(&s, ecs_entity_make(slot, 1), row), last);
+            row_of[moved] = row + 1u;
+            row_of[slot] = 0;
+        } else if (kind == 6 && s.count >= 2) {
+            uint32_t a = (uint32_t)(x >> 40) % s.count, b = (uint32_t)(x >> 20) % s.count;
+            uint32_t ia = ecs_sparse_member(&s, a), ib = ecs_sparse_member(&s, b);
+            ecs_sparse_swap_rows(&s, a, b);
+            row_of[ia] = b + 1u, row_of[ib] = a + 1u;
+        } else if (kind == 7 && row_of[slot]) {
+            uint32_t row = row_of[slot] - 1u, from = s.count - 1u;
+            uint32_t moved = ecs_sparse_member(&s, from);
+            ecs_sparse_move_row(&s, ecs_entity_make(slot, 1), row, from);
+            row_of[moved] = row + 1u, row_of[slot] = from + 1u;
+        }
+        if (op % 97 == 0 || s.count < 8) {
+            wrong += !consistent(&s);
+            for (uint32_t i = 0; i < SLOTS; i++) wrong += ecs_sparse_row(&s, ecs_entity_make(i, 1)) != row_of[i] - 1u;
+        }
+        if (s.count == 0) CHECK_EQ(s.ordered, 0);
+    }
+    CHECK_EQ(wrong, 0);
+    while (s.count) { /* empty it; then an in-order refill is ordered again */
+        uint32_t last = s.count - 1u;
+        ecs_sparse_remove(&s, member(&s, last), last);
+    }
+    CHECK_EQ(s.ordered, 0);
+    for (uint32_t i = 0; i < 10; i++) add(&s, ecs_entity_make(i, 2));
+    CHECK_EQ(s.ordered, 10);
+    CHECK(consistent(&s));
+    ecs_sparse_fini(&s);
+}
+
 int main(void) {
     for (int kind = 0; kind < 2; kind++) {
         keeps_ids = kind == 1;
@@ -230,6 +298,7 @@ int main(void) {
         test_capacity();
         test_many();
         test_move_row_and_ids();
+        test_ordered();
     }
     return check_finish("test_ecs_sparse");
 }
