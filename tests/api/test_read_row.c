@@ -1,8 +1,11 @@
 /* test_read_row.c: get and ref of a sparse component read at the slot index when the entity's
- * row equals it (ecs_sparse_read_row: the load need not wait for the sparse entry), and at
- * the row otherwise. Each entity must read its own values in both cases, and in a world
+ * row equals it: below the set's ordered prefix without the sparse entry (ecs_sparse_row),
+ * above it through ecs_sparse_read_row (the load need not wait for the sparse entry), and at
+ * the row otherwise. Each entity must read its own values in all cases, and in a world
  * where they alternate, so that the branch is mispredicted both ways. Uses pos (two f64)
  * and arrays (i32[3] and more: get copies blocks with memcpy) of the kitchen schema. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "kit_ecs.h"
 
@@ -41,9 +44,34 @@ int main(void) {
         a.ints[2] = -k;
         CHECK((ids[k] = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ pos_of(k).x, pos_of(k).y }, .arrays = &a })) != ECS_NULL);
     }
-    /* Spawned in order: every row is its slot. */
+    /* Spawned in order: every row is its slot, and the sets know it (lookups skip the entry). */
     int wrong = 0;
     for (int k = 0; k < N; k++) wrong += pos_row(w, k) != ecs_entity_index(ids[k]) || !reads_own(w, k);
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(w->components.pos.set.ordered, N);
+    CHECK_EQ(w->components.arrays.set.ordered, N);
+
+    /* A load restores the entities in slot order: the loaded world's sets are ordered too. */
+    char *text = kit_world_to_json(w);
+    kit_world_t *back = kit_world_new();
+    ecs_error_t err;
+    CHECK(text && back && kit_world_from_json(back, text, &err));
+    CHECK_EQ(back->components.pos.set.ordered, N);
+    wrong = 0;
+    for (int k = 0; k < N; k++) wrong += !reads_own(back, k);
+    CHECK_EQ(wrong, 0);
+    free(text);
+    kit_world_free(back);
+
+    /* Entity N/2 leaves pos: the last member moves into its row, so the prefix ends there;
+     * entities below it are found without their entries, those above through them. */
+    CHECK(kit_remove_pos(w, ids[N / 2]));
+    CHECK_EQ(w->components.pos.set.ordered, N / 2);
+    CHECK_EQ(pos_row(w, N - 1), N / 2);
+    CHECK(kit_add_pos(w, ids[N / 2], pos_of(N / 2)));
+    CHECK_EQ(pos_row(w, N / 2), N - 1);
+    wrong = 0;
+    for (int k = 0; k < N; k++) wrong += !reads_own(w, k);
     CHECK_EQ(wrong, 0);
 
     /* Every third entity leaves pos and arrays and gets them back: the last member moves into
