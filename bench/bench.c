@@ -292,7 +292,7 @@ typedef struct result {
  * machine's load between runs hits both alike. */
 static result_t measure(const workload_t *wl, size_t n, int runs) {
     double ecs[MAX_RUNS], base[MAX_RUNS], ratio[MAX_RUNS];
-    if (!wl->once) (void)wl->run(n), (void)wl->baseline(n); /* warm-up, not counted */
+    if (!wl->once && !quick) (void)wl->run(n), (void)wl->baseline(n); /* warm-up, not counted */
     for (int r = 0; r < runs; r++) {
         ecs[r] = wl->run(n);
         base[r] = wl->baseline(n);
