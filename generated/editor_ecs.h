@@ -320,7 +320,7 @@ void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks
 
 /* position */
 static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.position.set, e);
 }
 
 /* The number of entities that have position. */
@@ -400,11 +400,10 @@ static inline bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
 
 static inline editor_position_t editor_get_position(const editor_world_t *w, ecs_entity_t e) {
     const editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
     editor_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -417,15 +416,14 @@ typedef struct {
 
 static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_entity_t e) {
     editor_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_position_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool editor_has_velocity(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.velocity.set, e);
 }
 
 /* The number of entities that have velocity. */
@@ -505,11 +503,10 @@ static inline bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
 
 static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs_entity_t e) {
     const editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
     editor_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -522,15 +519,14 @@ typedef struct {
 
 static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_entity_t e) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_velocity_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool editor_has_health(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.health.set, e);
 }
 
 /* The number of entities that have health. */
@@ -599,11 +595,10 @@ static inline bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
 
 static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_entity_t e) {
     const editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
     editor_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -616,15 +611,14 @@ typedef struct {
 
 static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entity_t e) {
     editor_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_health_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool editor_has_name(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.name.set, e);
 }
 
 /* The number of entities that have name. */
@@ -691,11 +685,10 @@ static inline bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
 
 static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_t e) {
     const editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
     editor_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -706,15 +699,14 @@ typedef struct {
 
 static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t e) {
     editor_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_name_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
 
 /* player */
 static inline bool editor_has_player(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.player.set, e);
 }
 
 /* The number of entities that have player. */
@@ -765,7 +757,7 @@ static inline bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
 
 /* selected */
 static inline bool editor_has_selected(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.selected.set, e);
 }
 
 /* The number of entities that have selected. */
@@ -816,7 +808,7 @@ static inline bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
 
 /* gizmo */
 static inline bool editor_has_gizmo(const editor_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.gizmo.set, e);
 }
 
 /* The number of entities that have gizmo. */
@@ -885,11 +877,10 @@ static inline bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
 
 static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entity_t e) {
     const editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
     editor_gizmo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.kind = p->kind[row];
     v.size = p->size[row];
     return v;
@@ -902,9 +893,8 @@ typedef struct {
 
 static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_t e) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.gizmo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_gizmo_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
 

@@ -396,7 +396,7 @@ void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hook
 
 /* position */
 static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.position.set, e);
 }
 
 /* The number of entities that have position. */
@@ -476,11 +476,10 @@ static inline bool game_remove_position(game_world_t *w, ecs_entity_t e) {
 
 static inline game_position_t game_get_position(const game_world_t *w, ecs_entity_t e) {
     const game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
     game_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -493,15 +492,14 @@ typedef struct {
 
 static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_t e) {
     game_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool game_has_velocity(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.velocity.set, e);
 }
 
 /* The number of entities that have velocity. */
@@ -581,11 +579,10 @@ static inline bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
 
 static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entity_t e) {
     const game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
     game_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -598,15 +595,14 @@ typedef struct {
 
 static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_t e) {
     game_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool game_has_health(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.health.set, e);
 }
 
 /* The number of entities that have health. */
@@ -675,11 +671,10 @@ static inline bool game_remove_health(game_world_t *w, ecs_entity_t e) {
 
 static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t e) {
     const game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
     game_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -692,15 +687,14 @@ typedef struct {
 
 static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e) {
     game_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool game_has_name(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.name.set, e);
 }
 
 /* The number of entities that have name. */
@@ -767,11 +761,10 @@ static inline bool game_remove_name(game_world_t *w, ecs_entity_t e) {
 
 static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     const game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
     game_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -782,15 +775,14 @@ typedef struct {
 
 static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_name_ref_t){ .value = &p->value[row] };
 }
 
 /* target */
 static inline bool game_has_target(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.target.set, e);
 }
 
 /* The number of entities that have target. */
@@ -857,11 +849,10 @@ static inline bool game_remove_target(game_world_t *w, ecs_entity_t e) {
 
 static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t e) {
     const game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
     game_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.entity = p->entity[row];
     return v;
 }
@@ -872,15 +863,14 @@ typedef struct {
 
 static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e) {
     game_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
 
 /* cargo */
 static inline bool game_has_cargo(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.cargo.set, e);
 }
 
 /* The number of entities that have cargo. */
@@ -949,11 +939,10 @@ static inline bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
 
 static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e) {
     const game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
     game_cargo_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.items, p->items[row], sizeof v.items);
     v.count = p->count[row];
     return v;
@@ -966,15 +955,14 @@ typedef struct {
 
 static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.cargo.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
 
 /* mood */
 static inline bool game_has_mood(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.mood.set, e);
 }
 
 /* The number of entities that have mood. */
@@ -1041,11 +1029,10 @@ static inline bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
 
 static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     const game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
     game_mood_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.state = p->state[row];
     return v;
 }
@@ -1056,15 +1043,14 @@ typedef struct {
 
 static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.mood.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
 
 /* lifetime */
 static inline bool game_has_lifetime(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.lifetime.set, e);
 }
 
 /* The number of entities that have lifetime. */
@@ -1142,11 +1128,10 @@ static inline bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
 
 static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entity_t e) {
     const game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
     game_lifetime_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.seconds = p->seconds[row];
     return v;
 }
@@ -1157,15 +1142,14 @@ typedef struct {
 
 static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_t e) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.lifetime.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
 
 /* radius */
 static inline bool game_has_radius(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.radius.set, e);
 }
 
 /* The number of entities that have radius. */
@@ -1232,11 +1216,10 @@ static inline bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
 
 static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t e) {
     const game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
     game_radius_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.metres = p->metres[row];
     return v;
 }
@@ -1247,15 +1230,14 @@ typedef struct {
 
 static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e) {
     game_radius_pool_t *p = &w->components.radius;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.radius.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
 
 /* player */
 static inline bool game_has_player(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.player.set, e);
 }
 
 /* The number of entities that have player. */
@@ -1306,7 +1288,7 @@ static inline bool game_remove_player(game_world_t *w, ecs_entity_t e) {
 
 /* asteroid */
 static inline bool game_has_asteroid(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.asteroid.set, e);
 }
 
 /* The number of entities that have asteroid. */
@@ -1357,7 +1339,7 @@ static inline bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
 
 /* bullet */
 static inline bool game_has_bullet(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.bullet.set, e);
 }
 
 /* The number of entities that have bullet. */
@@ -1408,7 +1390,7 @@ static inline bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
 
 /* frozen */
 static inline bool game_has_frozen(const game_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.frozen.set, e);
 }
 
 /* The number of entities that have frozen. */

@@ -330,7 +330,7 @@ void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks
 
 /* position */
 static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.position.set, e);
 }
 
 /* The number of entities that have position. */
@@ -410,11 +410,10 @@ static inline bool server_remove_position(server_world_t *w, ecs_entity_t e) {
 
 static inline server_position_t server_get_position(const server_world_t *w, ecs_entity_t e) {
     const server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
     server_position_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -427,15 +426,14 @@ typedef struct {
 
 static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_entity_t e) {
     server_position_pool_t *p = &w->components.position;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.position.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_position_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* velocity */
 static inline bool server_has_velocity(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.velocity.set, e);
 }
 
 /* The number of entities that have velocity. */
@@ -515,11 +513,10 @@ static inline bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
 
 static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs_entity_t e) {
     const server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
     server_velocity_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -532,15 +529,14 @@ typedef struct {
 
 static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_entity_t e) {
     server_velocity_pool_t *p = &w->components.velocity;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.velocity.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_velocity_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
 /* health */
 static inline bool server_has_health(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.health.set, e);
 }
 
 /* The number of entities that have health. */
@@ -609,11 +605,10 @@ static inline bool server_remove_health(server_world_t *w, ecs_entity_t e) {
 
 static inline server_health_t server_get_health(const server_world_t *w, ecs_entity_t e) {
     const server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
     server_health_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -626,15 +621,14 @@ typedef struct {
 
 static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entity_t e) {
     server_health_pool_t *p = &w->components.health;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.health.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_health_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
 /* name */
 static inline bool server_has_name(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.name.set, e);
 }
 
 /* The number of entities that have name. */
@@ -701,11 +695,10 @@ static inline bool server_remove_name(server_world_t *w, ecs_entity_t e) {
 
 static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_t e) {
     const server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
     server_name_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -716,15 +709,14 @@ typedef struct {
 
 static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t e) {
     server_name_pool_t *p = &w->components.name;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.name.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_name_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_name_ref_t){ .value = &p->value[row] };
 }
 
 /* player */
 static inline bool server_has_player(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.player.set, e);
 }
 
 /* The number of entities that have player. */
@@ -775,7 +767,7 @@ static inline bool server_remove_player(server_world_t *w, ecs_entity_t e) {
 
 /* target */
 static inline bool server_has_target(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.target.set, e);
 }
 
 /* The number of entities that have target. */
@@ -842,11 +834,10 @@ static inline bool server_remove_target(server_world_t *w, ecs_entity_t e) {
 
 static inline server_target_t server_get_target(const server_world_t *w, ecs_entity_t e) {
     const server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
     server_target_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.entity = p->entity[row];
     return v;
 }
@@ -857,15 +848,14 @@ typedef struct {
 
 static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entity_t e) {
     server_target_pool_t *p = &w->components.target;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.target.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_target_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
 
 /* connection */
 static inline bool server_has_connection(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.connection.set, e);
 }
 
 /* The number of entities that have connection. */
@@ -934,11 +924,10 @@ static inline bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
 
 static inline server_connection_t server_get_connection(const server_world_t *w, ecs_entity_t e) {
     const server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
     server_connection_t v = ECS_ZERO;
     if (row == ECS_ROW_NONE) return v;
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     v.peer = p->peer[row];
     v.ping_ms = p->ping_ms[row];
     return v;
@@ -951,15 +940,14 @@ typedef struct {
 
 static inline server_connection_ref_t server_ref_connection(server_world_t *w, ecs_entity_t e) {
     server_connection_pool_t *p = &w->components.connection;
-    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_row(&w->components.connection.set, e) : ECS_ROW_NONE;
+    uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_connection_ref_t none = ECS_ZERO; return none; }
-    row = ecs_sparse_read_row(row, ecs_entity_index(e));
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
 
 /* replicated */
 static inline bool server_has_replicated(const server_world_t *w, ecs_entity_t e) {
-    return ecs_entities_issued(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) != ECS_ROW_NONE;
+    return ecs_entities_issued(&w->entities, e) && ecs_sparse_has(&w->components.replicated.set, e);
 }
 
 /* The number of entities that have replicated. */

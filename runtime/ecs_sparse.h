@@ -31,7 +31,8 @@ typedef struct ecs_sparse {
                            * when it had some value still holds while it has it */
     uint32_t ordered;     /* rows 0..ordered-1 hold slot indexes 0..ordered-1, in order: the
                            * pool of a world spawned in order, until a member leaves from or
-                           * moves within those rows. Lookups below it need no sparse entry */
+                           * moves within those rows. get, ref and has below it need no
+                           * sparse entry (ecs_sparse_lookup) */
 } ecs_sparse_t;
 
 /* A zeroed ecs_sparse_t is an empty set that keeps slot indexes; set keeps_ids before the
@@ -47,7 +48,6 @@ static inline uint32_t *ecs_sparse_entry(const ecs_sparse_t *s, uint32_t i) {
  * is live first. Inline, so iteration probes cost no call. */
 static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t index = ecs_entity_index(e);
-    if (index < s->ordered) return index; /* no load of the entry: one cache miss fewer */
     uint32_t page = index >> ECS_PAGE_BITS;
     if (page >= s->page_count || !s->pages[page]) return ECS_ROW_NONE;
     return s->pages[page][index & (ECS_PAGE_SIZE - 1u)] - 1u; /* absent: 0 - 1 = ECS_ROW_NONE */
@@ -74,6 +74,24 @@ static ECS_ALWAYS_INLINE uint32_t ecs_sparse_read_row(uint32_t row, uint32_t slo
     (void)slot;
 #endif
     return row;
+}
+
+/* Whether e is a member, for has: below the ordered prefix without loading the sparse
+ * entry. */
+static inline bool ecs_sparse_has(const ecs_sparse_t *s, ecs_entity_t e) {
+    return ecs_entity_index(e) < s->ordered || ecs_sparse_row(s, e) != ECS_ROW_NONE;
+}
+
+/* The row to read e's values at (ECS_ROW_NONE when absent), for get and ref: a lookup by id
+ * at a random place. Below the ordered prefix it is the slot index, found without loading
+ * the sparse entry (at 1M, one cache miss where the entry would make two); above it
+ * ecs_sparse_row's row, through ecs_sparse_read_row. The structural paths (add, remove,
+ * destroy, groups, loops) call ecs_sparse_row: there the prefix is rarely intact (a spawn
+ * appends past it, a destroy ends it), and the test would cost them a branch for nothing. */
+static ECS_ALWAYS_INLINE uint32_t ecs_sparse_lookup(const ecs_sparse_t *s, ecs_entity_t e) {
+    uint32_t index = ecs_entity_index(e);
+    if (index < s->ordered) return index;
+    return ecs_sparse_read_row(ecs_sparse_row(s, e), index); /* ECS_ROW_NONE stays ECS_ROW_NONE */
 }
 
 /* The slot index of the member at row. */
