@@ -37,13 +37,15 @@ static bool holds(const ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
 }
 
 /* Every member's sparse entry points at its dense row (read from the entry itself, since
- * ecs_sparse_row skips it below `ordered`), every row below `ordered` holds its own slot, and
- * ecs_sparse_row finds each member. */
+ * ecs_sparse_lookup skips it below `ordered`), every row below `ordered` holds its own slot,
+ * and ecs_sparse_row and ecs_sparse_lookup find each member. */
 static bool consistent(const ecs_sparse_t *s) {
     if (s->ordered > s->count) return false;
     for (uint32_t row = 0; row < s->count; row++) {
         uint32_t slot = ecs_sparse_member(s, row);
-        if (*ecs_sparse_entry(s, slot) != row + 1u || ecs_sparse_row(s, member(s, row)) != row) return false;
+        if (*ecs_sparse_entry(s, slot) != row + 1u || ecs_sparse_row(s, member(s, row)) != row ||
+            ecs_sparse_lookup(s, member(s, row)) != row || !ecs_sparse_has(s, member(s, row)))
+            return false;
         if (row < s->ordered && slot != row) return false;
     }
     return true;
@@ -273,7 +275,11 @@ static void test_ordered(void) {
         }
         if (op % 97 == 0 || s.count < 8) {
             wrong += !consistent(&s);
-            for (uint32_t i = 0; i < SLOTS; i++) wrong += ecs_sparse_row(&s, ecs_entity_make(i, 1)) != row_of[i] - 1u;
+            for (uint32_t i = 0; i < SLOTS; i++) {
+                ecs_entity_t e = ecs_entity_make(i, 1);
+                wrong += ecs_sparse_row(&s, e) != row_of[i] - 1u || ecs_sparse_lookup(&s, e) != row_of[i] - 1u ||
+                         ecs_sparse_has(&s, e) != (row_of[i] != 0);
+            }
         }
         if (s.count == 0) CHECK_EQ(s.ordered, 0);
     }
