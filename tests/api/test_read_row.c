@@ -1,5 +1,5 @@
 /* test_read_row.c: get and ref of a sparse component read at the slot index when the entity's
- * row equals it: below the set's ordered prefix without the sparse entry (ecs_sparse_row),
+ * row equals it: below the set's ordered prefix without the sparse entry (ecs_sparse_lookup),
  * above it through ecs_sparse_read_row (the load need not wait for the sparse entry), and at
  * the row otherwise. Each entity must read its own values in all cases, and in a world
  * where they alternate, so that the branch is mispredicted both ways. Uses pos (two f64)
