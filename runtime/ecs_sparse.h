@@ -94,6 +94,11 @@ static ECS_ALWAYS_INLINE uint32_t ecs_sparse_lookup(const ecs_sparse_t *s, ecs_e
     return ecs_sparse_read_row(ecs_sparse_row(s, e), index); /* ECS_ROW_NONE stays ECS_ROW_NONE */
 }
 
+/* Rows from `row` up changed members: the ordered prefix ends at row, if not below it. */
+static ECS_ALWAYS_INLINE void ecs_sparse_rows_changed(ecs_sparse_t *s, uint32_t row) {
+    if (row < s->ordered) s->ordered = row;
+}
+
 /* The slot index of the member at row. */
 static ECS_ALWAYS_INLINE uint32_t ecs_sparse_member(const ecs_sparse_t *s, uint32_t row) {
     return s->keeps_ids ? ecs_entity_index(s->id[row]) : s->index[row];
@@ -158,7 +163,7 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     s->version++;
-    if (row < s->ordered) s->ordered = row; /* row changes (or goes, when it was the last) */
+    ecs_sparse_rows_changed(s, row); /* row changes (or goes, when it was the last) */
     *ecs_sparse_entry(s, ecs_entity_index(e)) = 0;
     if (row != last) {
         uint32_t moved = ecs_sparse_member(s, last);
@@ -174,8 +179,7 @@ static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32
 static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
     uint32_t moved = ecs_sparse_member(s, from);
     s->version++;
-    uint32_t low = row < from ? row : from;
-    if (low < s->ordered) s->ordered = low;
+    ecs_sparse_rows_changed(s, row < from ? row : from);
     ecs_sparse_copy(s, row, from);
     *ecs_sparse_entry(s, moved) = row + 1u;
     ecs_sparse_put(s, from, e);
@@ -186,8 +190,7 @@ static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t
 static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
     if (a == b) return;
     s->version++;
-    uint32_t low = a < b ? a : b;
-    if (low < s->ordered) s->ordered = low;
+    ecs_sparse_rows_changed(s, a < b ? a : b);
     uint32_t ia = ecs_sparse_member(s, a);
     uint32_t ib = ecs_sparse_member(s, b);
     if (s->keeps_ids) {
