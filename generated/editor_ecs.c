@@ -148,20 +148,22 @@ static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
     w->pending.count = n + 1u;
 }
 
-/* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
- * once when that row is the group's next row in every pool it owns (nothing moves, so a
- * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
- * group and the ones after it. */
-static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e) {
+/* After spawn: e sits at the last row of each pool its desc names. A group e matches (the
+ * desc names each component the group needs and none it excludes) takes e at once when that
+ * row is the group's next row in every pool it owns (nothing moves, so a loop running
+ * meanwhile is undisturbed); otherwise e waits in the pending list, for this group and the
+ * ones after it. The desc and the pools' counts say all this: no sparse entry is read. */
+static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
     uint32_t n;
-    n = w->groups.g0;
-    if (ecs_sparse_row(&w->components.position.set, e) == n &&
-        ecs_sparse_row(&w->components.velocity.set, e) == n) {
-        w->groups.g0 = n + 1u;
-    } else if (ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE &&
-               ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE) {
-        editor__groups_pending(w, e);
-        return;
+    if (desc->position && desc->velocity) {
+        n = w->groups.g0 + 1u;
+        if (w->components.position.set.count == n &&
+            w->components.velocity.set.count == n) {
+            w->groups.g0 = n;
+        } else {
+            editor__groups_pending(w, e);
+            return;
+        }
     }
 }
 
@@ -504,7 +506,7 @@ ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
         if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
         if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
     }
-    editor__groups_spawned(w, e);
+    editor__groups_spawned(w, e, desc);
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:

@@ -198,29 +198,31 @@ static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
     w->pending.count = n + 1u;
 }
 
-/* After spawn: e sits at the last row of each of its pools. A group e matches takes it at
- * once when that row is the group's next row in every pool it owns (nothing moves, so a
- * loop running meanwhile is undisturbed); otherwise e waits in the pending list, for this
- * group and the ones after it. */
-static void game__groups_spawned(game_world_t *w, ecs_entity_t e) {
+/* After spawn: e sits at the last row of each pool its desc names. A group e matches (the
+ * desc names each component the group needs and none it excludes) takes e at once when that
+ * row is the group's next row in every pool it owns (nothing moves, so a loop running
+ * meanwhile is undisturbed); otherwise e waits in the pending list, for this group and the
+ * ones after it. The desc and the pools' counts say all this: no sparse entry is read. */
+static void game__groups_spawned(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
     uint32_t n;
-    n = w->groups.g0;
-    if (ecs_sparse_row(&w->components.lifetime.set, e) == n) {
-        w->groups.g0 = n + 1u;
-    } else if (ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE) {
-        game__groups_pending(w, e);
-        return;
+    if (desc->lifetime) {
+        n = w->groups.g0 + 1u;
+        if (w->components.lifetime.set.count == n) {
+            w->groups.g0 = n;
+        } else {
+            game__groups_pending(w, e);
+            return;
+        }
     }
-    n = w->groups.g1;
-    if (ecs_sparse_row(&w->components.position.set, e) == n &&
-        ecs_sparse_row(&w->components.velocity.set, e) == n &&
-        ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE) {
-        w->groups.g1 = n + 1u;
-    } else if (ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE &&
-               ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE &&
-               ecs_sparse_row(&w->components.frozen.set, e) == ECS_ROW_NONE) {
-        game__groups_pending(w, e);
-        return;
+    if (desc->position && desc->velocity && !desc->frozen) {
+        n = w->groups.g1 + 1u;
+        if (w->components.position.set.count == n &&
+            w->components.velocity.set.count == n) {
+            w->groups.g1 = n;
+        } else {
+            game__groups_pending(w, e);
+            return;
+        }
     }
 }
 
@@ -553,7 +555,7 @@ ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if ((desc->frozen)) {
         if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
     }
-    game__groups_spawned(w, e);
+    game__groups_spawned(w, e, desc);
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
