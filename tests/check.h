@@ -30,6 +30,16 @@ static int check_count;
         }                                                                               \
     } while (0)
 
+/* The tests' random numbers: xorshift64 (Marsaglia's shifts 13, 7, 17). Advances *state, which
+ * must not start at 0, and returns its new value; a fixed seed gives the same cases every run. */
+static inline uint64_t check_xorshift(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
 static inline int check_finish(const char *name) {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
     return check_failures ? 1 : 0;

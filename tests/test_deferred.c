@@ -19,12 +19,7 @@
 enum { ENTITIES = 1500, ROUNDS = 60, LOG_MAX = 1 << 16, SLOTS = 1 << 14 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint32_t rnd(uint32_t n) { /* xorshift64 */
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
-}
+static uint32_t rnd(uint32_t n) { return (uint32_t)(check_xorshift(&rng_state) % n); }
 
 /* ---- A counting allocator that can fail ------------------------------------------------ */
 

@@ -14,12 +14,7 @@ enum { MAX = 6000 };
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
-static uint32_t rnd(uint32_t n) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
-}
+static uint32_t rnd(uint32_t n) { return (uint32_t)(check_xorshift(&rng) % n); }
 
 static ecs_entity_t ids[MAX];
 static unsigned char visits[MAX]; /* per slot index */

@@ -27,12 +27,7 @@ typedef struct shadow {
 static shadow_t shadow[SLOTS];
 static uint64_t rng = 88172645463325252ull;
 
-static uint32_t rnd(uint32_t n) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
-}
+static uint32_t rnd(uint32_t n) { return (uint32_t)(check_xorshift(&rng) % n); }
 
 static shadow_t *of(ecs_entity_t e) {
     return &shadow[ecs_entity_index(e)];

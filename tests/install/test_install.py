@@ -2,10 +2,12 @@
 """`meson install` into a temporary prefix, then a consumer built with nothing but the
 installed `ecsgen` command, a C compiler and `pkg-config --cflags --libs ecsgen` (no meson),
 once against the shared library (run without LD_LIBRARY_PATH) and once statically; a
-project ecs.h that must not shadow the runtime's; the generator run from a moved prefix and
-with the configure-time Python gone."""
+project ecs.h that must not shadow the runtime's; the shared library's soname (from the
+version: runtime/meson.build); the generator run from a moved prefix and with the
+configure-time Python gone."""
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -22,6 +24,13 @@ def run(*command, cwd=None, env=None):
     if result.returncode != 0:
         raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
     return result.stdout
+
+
+def soversion(version):
+    """runtime/meson.build's rule: major.minor before 1.0 (a 0.x minor release may break the
+    ABI), the major from 1.0 on."""
+    major, minor = version.split(".")[:2]
+    return f"{major}.{minor}" if major == "0" else major
 
 
 class InstallTest(unittest.TestCase):
@@ -42,6 +51,17 @@ class InstallTest(unittest.TestCase):
             env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
             ecsgen = os.path.join(prefix, "bin", "ecsgen")
             self.assertRegex(run(ecsgen, "--version", env=env), r"^ecsgen \d+\.\d+\.\d+$")
+            # One version in three files (meson.build, CMakeLists.txt, the generator's --version);
+            # the shared library's soname follows it, and a program records that name.
+            version = run(ecsgen, "--version", env=env).split()[1]
+            with open(os.path.join(ROOT, "meson.build")) as f:
+                self.assertIn(f"version: '{version}'", f.read())
+            with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+                self.assertIn(f"project(ecsgen VERSION {version} ", f.read())
+            soname = f"libecsgen.so.{soversion(version)}"
+            self.assertTrue(os.path.exists(os.path.join(prefix, "lib", soname)), soname)
+            dynamic = run("readelf", "-d", os.path.join(prefix, "lib", "libecsgen.so"))
+            self.assertEqual(re.findall(r"\(SONAME\)\s+Library soname: \[(.*)\]", dynamic), [soname])
             os.mkdir(os.path.join(work, "gen"))
             run(ecsgen, "schema/mygame.json", "--out", "gen", cwd=work, env=env)
             # The installed dump tool checks a dump against the consumer's schema.
@@ -59,12 +79,12 @@ class InstallTest(unittest.TestCase):
                 f.write('#error "the project\'s own ecs.h was included"\n')
             run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I.", "-Igen", "main.c", "gen/mygame_ecs.c",
                 "-o", "mygame", *flags, cwd=work, env=env)
-            self.assertIn("libecsgen.so", run("ldd", os.path.join(work, "mygame"), env=env))
+            self.assertIn(f"{soname} => {prefix}/lib/{soname}", run("ldd", os.path.join(work, "mygame"), env=env))
             expected = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
             self.assertEqual(run(os.path.join(work, "mygame"), env=env), expected)
             # The old include spelling keeps working for hand-written code.
             with open(os.path.join(work, "old.c"), "w") as f:
-                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 4 ? 0 : 1; }\n')
+                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 5 ? 0 : 1; }\n')
             os.remove(os.path.join(work, "ecs.h"))
             run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "old.c", "-o", "old", *flags, cwd=work, env=env)
             run(os.path.join(work, "old"), env=env)
