@@ -196,9 +196,9 @@ static void test_many(void) {
     for (uint32_t i = 0; i < N; i++) bad += ecs_sparse_row(&s, ecs_entity_make(i * 7u, 0)) != i;
     for (uint32_t i = 0; i < N; i++) bad += ecs_sparse_row(&s, ecs_entity_make(i * 7u + 1u, 0)) != ECS_ROW_NONE;
     CHECK_EQ(bad, 0);
-    uint64_t x = 88172645463325252u; /* xorshift: a fixed scramble */
+    uint64_t x = 88172645463325252u; /* check_xorshift's state: a fixed scramble */
     for (int k = 0; k < N / 2; k++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        check_xorshift(&x);
         uint32_t row = (uint32_t)(x % s.count);
         ecs_sparse_remove(&s, member(&s, row), row);
     }
@@ -250,7 +250,7 @@ static void test_ordered(void) {
     uint64_t x = 0x9E3779B97F4A7C15u;
     int wrong = 0;
     for (int op = 0; op < OPS; op++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        check_xorshift(&x);
         uint32_t slot = (uint32_t)(x >> 8) % SLOTS;
         uint32_t kind = (uint32_t)x % 8u;
         if (kind < 4 && !row_of[slot]) {
