@@ -14,6 +14,11 @@ static void *failing_realloc(void *ptr, size_t size, void *user) {
     return NULL;
 }
 
+/* on_remove of s69: records the value it reads (still readable, the header promises). */
+static void s69_removed(sw_world_t *w, ecs_entity_t e, void *user) {
+    *(int32_t *)user = sw_get_s69(w, e).v;
+}
+
 int main(void) {
     sw_world_t *w = sw_world_new();
     CHECK(w != NULL);
@@ -86,6 +91,26 @@ int main(void) {
     }
     CHECK_EQ(dirty, 0);
     CHECK(rows_checked > 0);
+    /* Out of memory after a slot component went in (sp, sparse, comes after every slot
+     * component): the destroy that undoes the spawn fires s69's on_remove with the value
+     * spawn wrote, and only then are the new slot's rows zeroed. */
+    while (w->components.sp.set.count < w->components.sp.set.capacity) /* sp's next insert must grow */
+        CHECK(sw_spawn(w, &(sw_spawn_desc_t){ .sp = &(sw_sp_t){ 2 } }) != ECS_NULL);
+    int32_t removed_value = 0;
+    sw_on_s69(w, &(sw_hooks_t){ .on_remove = s69_removed, .user = &removed_value });
+    ecs_set_allocator(&(ecs_allocator_t){ failing_realloc, NULL });
+    failed = sw_spawn(w, &(sw_spawn_desc_t){ .s69 = &(sw_s69_t){ 77 }, .sp = &(sw_sp_t){ 1 } });
+    ecs_set_allocator(NULL);
+    sw_on_s69(w, NULL);
+    CHECK(failed == ECS_NULL);
+    CHECK_EQ(removed_value, 77);
+    dirty = 0;
+    for (uint32_t k = 0; k < w->slot_rows && k < w->entities.used; k++) {
+        ecs_entity_t e = ecs_entities_at(&w->entities, k);
+        if (e != ECS_NULL && sw_has_s69(w, e)) continue;
+        dirty += w->components.s69.v[k] != 0;
+    }
+    CHECK_EQ(dirty, 0);
     sw_world_free(w);
     return check_finish("test_slot_wide");
 }
