@@ -19,6 +19,19 @@ static void s69_removed(sw_world_t *w, ecs_entity_t e, void *user) {
     *(int32_t *)user = sw_get_s69(w, e).v;
 }
 
+/* The rows of slots handed out without s69 that are not zero; *checked (when not NULL)
+ * counts the rows looked at. */
+static uint32_t s69_dirty_rows(const sw_world_t *w, uint32_t *checked) {
+    uint32_t dirty = 0;
+    for (uint32_t k = 0; k < w->slot_rows && k < w->entities.used; k++) {
+        ecs_entity_t e = ecs_entities_at(&w->entities, k);
+        if (e != ECS_NULL && sw_has_s69(w, e)) continue;
+        dirty += w->components.s69.v[k] != 0;
+        if (checked) ++*checked;
+    }
+    return dirty;
+}
+
 int main(void) {
     sw_world_t *w = sw_world_new();
     CHECK(w != NULL);
@@ -82,14 +95,8 @@ int main(void) {
     ecs_entity_t failed = sw_spawn(w, &(sw_spawn_desc_t){ .early = &(sw_early_t){ 1 }, .s69 = &(sw_s69_t){ 2 } });
     ecs_set_allocator(NULL);
     CHECK(failed == ECS_NULL);
-    uint32_t dirty = 0, rows_checked = 0;
-    for (uint32_t k = 0; k < w->slot_rows && k < w->entities.used; k++) {
-        ecs_entity_t e = ecs_entities_at(&w->entities, k);
-        if (e != ECS_NULL && sw_has_s69(w, e)) continue;
-        dirty += w->components.s69.v[k] != 0;
-        rows_checked++;
-    }
-    CHECK_EQ(dirty, 0);
+    uint32_t rows_checked = 0;
+    CHECK_EQ(s69_dirty_rows(w, &rows_checked), 0);
     CHECK(rows_checked > 0);
     /* Out of memory after a slot component went in (sp, sparse, comes after every slot
      * component): the destroy that undoes the spawn fires s69's on_remove with the value
@@ -104,13 +111,7 @@ int main(void) {
     sw_on_s69(w, NULL);
     CHECK(failed == ECS_NULL);
     CHECK_EQ(removed_value, 77);
-    dirty = 0;
-    for (uint32_t k = 0; k < w->slot_rows && k < w->entities.used; k++) {
-        ecs_entity_t e = ecs_entities_at(&w->entities, k);
-        if (e != ECS_NULL && sw_has_s69(w, e)) continue;
-        dirty += w->components.s69.v[k] != 0;
-    }
-    CHECK_EQ(dirty, 0);
+    CHECK_EQ(s69_dirty_rows(w, NULL), 0);
     sw_world_free(w);
     return check_finish("test_slot_wide");
 }
