@@ -26,11 +26,11 @@ static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b)
     }
 }
 
-/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
- * values (e is being destroyed): no load from e's row. */
-static void game__position_move(game_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into row `row`, whose member is being destroyed (its values
+ * are dropped, never read): see game__groups_drop. */
+static void game__position_fill(game_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_move_row(&p->set, e, row, from);
+    ecs_sparse_fill(&p->set, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -51,11 +51,11 @@ static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b)
     }
 }
 
-/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
- * values (e is being destroyed): no load from e's row. */
-static void game__velocity_move(game_velocity_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into row `row`, whose member is being destroyed (its values
+ * are dropped, never read): see game__groups_drop. */
+static void game__velocity_fill(game_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_move_row(&p->set, e, row, from);
+    ecs_sparse_fill(&p->set, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -71,11 +71,11 @@ static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b)
     }
 }
 
-/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
- * values (e is being destroyed): no load from e's row. */
-static void game__lifetime_move(game_lifetime_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into row `row`, whose member is being destroyed (its values
+ * are dropped, never read): see game__groups_drop. */
+static void game__lifetime_fill(game_lifetime_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_move_row(&p->set, e, row, from);
+    ecs_sparse_fill(&p->set, row, from);
     p->seconds[row] = p->seconds[from];
 }
 
@@ -98,17 +98,8 @@ static void game__group0_enter(game_world_t *w, ecs_entity_t e) {
 static void game__group0_leave(game_world_t *w, ecs_entity_t e) {
     uint32_t n = w->groups.g0;
     uint32_t r0 = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    if (r0 == ECS_ROW_NONE || r0 >= n) return; /* a member sits at row r0 in each pool the group owns */
     game__lifetime_swap(&w->components.lifetime, r0, n - 1u);
-    w->groups.g0 = n - 1u;
-}
-
-/* Group g0: takes e out on its way to destruction, dropping its values. */
-static void game__group0_drop(game_world_t *w, ecs_entity_t e) {
-    uint32_t n = w->groups.g0;
-    uint32_t r0 = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
-    game__lifetime_move(&w->components.lifetime, e, r0, n - 1u);
     w->groups.g0 = n - 1u;
 }
 
@@ -129,20 +120,42 @@ static void game__group1_enter(game_world_t *w, ecs_entity_t e) {
 static void game__group1_leave(game_world_t *w, ecs_entity_t e) {
     uint32_t n = w->groups.g1;
     uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    if (r0 == ECS_ROW_NONE || r0 >= n) return; /* a member sits at row r0 in each pool the group owns */
     game__position_swap(&w->components.position, r0, n - 1u);
-    game__velocity_swap(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    game__velocity_swap(&w->components.velocity, r0, n - 1u);
     w->groups.g1 = n - 1u;
 }
 
-/* Group g1: takes e out on its way to destruction, dropping its values. */
-static void game__group1_drop(game_world_t *w, ecs_entity_t e) {
-    uint32_t n = w->groups.g1;
-    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
-    game__position_move(&w->components.position, e, r0, n - 1u);
-    game__velocity_move(&w->components.velocity, e, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
-    w->groups.g1 = n - 1u;
+/* Takes e out of the pools groups own on its way to destruction. In each such pool, the last
+ * member of each group e is in fills the row e leaves (innermost group first: its last row
+ * is the next hole), and erase takes e out at the last hole, moving the pool's last member
+ * there: the same rows as leaving each group and then the pool, but e's rows and entries are
+ * never written (a destroy at random stores fewer lines). Rows are looked up before any
+ * moves: a member of a group sits at the row it has in the group's first pool in every pool
+ * the group owns. Other pools e is in are left to destroy's walk. */
+static void game__groups_drop(game_world_t *w, ecs_entity_t e) {
+    uint32_t n0 = w->groups.g0, r0 = ecs_sparse_row(&w->components.lifetime.set, e);
+    uint32_t n1 = w->groups.g1, r1 = ecs_sparse_row(&w->components.position.set, e);
+    if (r1 < n1) { /* position */
+        uint32_t hole = r1;
+        game__position_fill(&w->components.position, hole, n1 - 1u);
+        hole = n1 - 1u;
+        game__position_erase(w, e, hole);
+    }
+    if (r1 < n1) { /* velocity */
+        uint32_t hole = r1;
+        game__velocity_fill(&w->components.velocity, hole, n1 - 1u);
+        hole = n1 - 1u;
+        game__velocity_erase(w, e, hole);
+    }
+    if (r0 < n0) { /* lifetime */
+        uint32_t hole = r0;
+        game__lifetime_fill(&w->components.lifetime, hole, n0 - 1u);
+        hole = n0 - 1u;
+        game__lifetime_erase(w, e, hole);
+    }
+    if (r0 < n0) w->groups.g0 = n0 - 1u;
+    if (r1 < n1) w->groups.g1 = n1 - 1u;
 }
 
 /* Brings e's memberships up to date: e leaves the groups a component it gained excludes
@@ -633,8 +646,7 @@ ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *ov
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     if (w->hooks.any__ && (game__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
-    game__group1_drop(w, e);
-    game__group0_drop(w, e);
+    game__groups_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {

@@ -33,11 +33,11 @@ static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_
     }
 }
 
-/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
- * values (e is being destroyed): no load from e's row. */
-static void server__position_move(server_position_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into row `row`, whose member is being destroyed (its values
+ * are dropped, never read): see server__groups_drop. */
+static void server__position_fill(server_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_move_row(&p->set, e, row, from);
+    ecs_sparse_fill(&p->set, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -65,11 +65,11 @@ static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_
     }
 }
 
-/* Moves the member at row `from` into row `row`, where e is, and e to `from`, dropping e's
- * values (e is being destroyed): no load from e's row. */
-static void server__velocity_move(server_velocity_pool_t *p, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into row `row`, whose member is being destroyed (its values
+ * are dropped, never read): see server__groups_drop. */
+static void server__velocity_fill(server_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_move_row(&p->set, e, row, from);
+    ecs_sparse_fill(&p->set, row, from);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -132,20 +132,34 @@ static void server__group0_enter(server_world_t *w, ecs_entity_t e) {
 static void server__group0_leave(server_world_t *w, ecs_entity_t e) {
     uint32_t n = w->groups.g0;
     uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
+    if (r0 == ECS_ROW_NONE || r0 >= n) return; /* a member sits at row r0 in each pool the group owns */
     server__position_swap(&w->components.position, r0, n - 1u);
-    server__velocity_swap(&w->components.velocity, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
+    server__velocity_swap(&w->components.velocity, r0, n - 1u);
     w->groups.g0 = n - 1u;
 }
 
-/* Group g0: takes e out on its way to destruction, dropping its values. */
-static void server__group0_drop(server_world_t *w, ecs_entity_t e) {
-    uint32_t n = w->groups.g0;
-    uint32_t r0 = ecs_sparse_row(&w->components.position.set, e);
-    if (r0 == ECS_ROW_NONE || r0 >= n) return;
-    server__position_move(&w->components.position, e, r0, n - 1u);
-    server__velocity_move(&w->components.velocity, e, ecs_sparse_row(&w->components.velocity.set, e), n - 1u);
-    w->groups.g0 = n - 1u;
+/* Takes e out of the pools groups own on its way to destruction. In each such pool, the last
+ * member of each group e is in fills the row e leaves (innermost group first: its last row
+ * is the next hole), and erase takes e out at the last hole, moving the pool's last member
+ * there: the same rows as leaving each group and then the pool, but e's rows and entries are
+ * never written (a destroy at random stores fewer lines). Rows are looked up before any
+ * moves: a member of a group sits at the row it has in the group's first pool in every pool
+ * the group owns. Other pools e is in are left to destroy's walk. */
+static void server__groups_drop(server_world_t *w, ecs_entity_t e) {
+    uint32_t n0 = w->groups.g0, r0 = ecs_sparse_row(&w->components.position.set, e);
+    if (r0 < n0) { /* position */
+        uint32_t hole = r0;
+        server__position_fill(&w->components.position, hole, n0 - 1u);
+        hole = n0 - 1u;
+        server__position_erase(w, e, hole);
+    }
+    if (r0 < n0) { /* velocity */
+        uint32_t hole = r0;
+        server__velocity_fill(&w->components.velocity, hole, n0 - 1u);
+        hole = n0 - 1u;
+        server__velocity_erase(w, e, hole);
+    }
+    if (r0 < n0) w->groups.g0 = n0 - 1u;
 }
 
 /* Brings e's memberships up to date: e leaves the groups a component it gained excludes
@@ -605,7 +619,7 @@ ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
-    server__group0_drop(w, e);
+    server__groups_drop(w, e);
     /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {

@@ -173,17 +173,16 @@ static inline uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32
     return last;
 }
 
-/* Moves the member at row `from` to `row`, where member e is, and e to `from`: a swap that
- * never reads e's row, for when e's values are about to be dropped (the owner copies its
- * values from `from` to `row` only). */
-static inline void ecs_sparse_move_row(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, uint32_t from) {
+/* Moves the member at row `from` into `row`, whose member is leaving, for removing a member
+ * of an owning group: each group it leaves fills its row with the group's last member, and
+ * ecs_sparse_remove then takes it out at the row the last fill emptied. Row `from` keeps a
+ * stale copy, and the leaving member's entry its old row, until that remove, which also
+ * bumps `version`: neither is read or written here, so that a destroy stores each row once. */
+static inline void ecs_sparse_fill(ecs_sparse_t *s, uint32_t row, uint32_t from) {
     uint32_t moved = ecs_sparse_member(s, from);
-    s->version++;
-    ecs_sparse_rows_changed(s, row < from ? row : from);
+    ecs_sparse_rows_changed(s, row);
     ecs_sparse_copy(s, row, from);
     *ecs_sparse_entry(s, moved) = row + 1u;
-    ecs_sparse_put(s, from, e);
-    *ecs_sparse_entry(s, ecs_entity_index(e)) = from + 1u;
 }
 
 /* Exchanges the members at rows a and b (for keeping groups packed). */

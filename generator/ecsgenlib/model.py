@@ -180,7 +180,7 @@ class Component:
         self.removed_fields = []
         self.json_key = c_string(name)
         self.swap_fn = names.internal(name, "swap")
-        self.move_fn = names.internal(name, "move")
+        self.fill_fn = names.internal(name, "fill")
         # Group bookkeeping (not hooks): after an add, before and after a remove.
         self.groups_after_add_fn = names.internal(name, "groups", "after", "add")
         self.groups_before_remove_fn = names.internal(name, "groups", "before", "remove")
@@ -443,6 +443,7 @@ class Schema:
         self.defer_fn = self.names.internal("defer")
         self.op_destroy = self.names.internal("op", "destroy")
         self.spawned_fn = self.names.internal("groups", "spawned")
+        self.groups_drop_fn = self.names.internal("groups", "drop")
         self.settle_fn = self.names.internal("groups", "settle")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
         self.json = {k: f"{name}__json__{k}" for k in (

@@ -18,7 +18,6 @@ class Group:
         self.count = f"g{index}"  # its member of the world's `groups`: the member count
         self.enter_fn = names.internal("group" + str(index), "enter")
         self.leave_fn = names.internal("group" + str(index), "leave")
-        self.drop_fn = names.internal("group" + str(index), "drop")
 
     @property
     def signature(self):

@@ -210,27 +210,37 @@ static void test_many(void) {
     ecs_sparse_fini(&s);
 }
 
-/* move_row swaps without reading e's row; ecs_sparse_id gives full ids from either kind. */
-static void test_move_row_and_ids(void) {
+/* A member leaving two nested groups and then the set: two fills and a remove, as generated
+ * destroy does. ecs_sparse_id gives full ids from either kind. */
+static void test_fill_and_ids(void) {
     ecs_sparse_t s = new_set();
-    const uint32_t generation[] = { 4, 0, 9, 2 }; /* an entity table's, per slot */
-    ecs_entity_t a = ecs_entity_make(0, 4), b = ecs_entity_make(2, 9), c = ecs_entity_make(3, 2);
+    const uint32_t generation[] = { 4, 0, 9, 2, 7 }; /* an entity table's, per slot */
+    ecs_entity_t a = ecs_entity_make(0, 4), b = ecs_entity_make(2, 9), c = ecs_entity_make(3, 2),
+                 d = ecs_entity_make(4, 7);
     add(&s, a);
     add(&s, b);
     add(&s, c);
+    add(&s, d);
+    /* a leaves the inner group (rows 0..1), the outer one (rows 0..2), then the set */
     uint64_t version = s.version;
-    ecs_sparse_move_row(&s, a, 0, 2); /* c to row 0, a to row 2 */
+    ecs_sparse_fill(&s, 0, 1); /* b to row 0 */
+    ecs_sparse_fill(&s, 1, 2); /* c to row 1 */
+    CHECK_EQ(ecs_sparse_row(&s, b), 0);
+    CHECK_EQ(ecs_sparse_row(&s, c), 1);
+    CHECK_EQ(ecs_sparse_remove(&s, a, 2), 3); /* d, the last, to row 2 */
     CHECK(s.version > version);
-    CHECK(holds(&s, 0, c) && holds(&s, 2, a) && holds(&s, 1, b));
+    CHECK(holds(&s, 0, b) && holds(&s, 1, c) && holds(&s, 2, d));
+    CHECK_EQ(s.count, 3);
+    CHECK_EQ(ecs_sparse_row(&s, a), ECS_ROW_NONE);
     CHECK(consistent(&s));
-    CHECK_EQ(ecs_sparse_id(&s, 0, generation), c);
-    CHECK_EQ(ecs_sparse_id(&s, 1, generation), b);
-    CHECK_EQ(ecs_sparse_id(&s, 2, generation), a);
+    CHECK_EQ(ecs_sparse_id(&s, 0, generation), b);
+    CHECK_EQ(ecs_sparse_id(&s, 1, generation), c);
+    CHECK_EQ(ecs_sparse_id(&s, 2, generation), d);
     ecs_sparse_fini(&s);
 }
 
 /* `ordered` (rows 0..ordered-1 hold slots 0..ordered-1) through random inserts, removes,
- * swaps and moves, checked against a plain array of the members; the set is spawned in order
+ * swaps and fills, checked against a plain array of the members; the set is spawned in order
  * now and then so that `ordered` climbs again. */
 static void test_ordered(void) {
     enum { SLOTS = 3 * ECS_PAGE_SIZE, OPS = 40000 };
@@ -267,11 +277,14 @@ static void test_ordered(void) {
             uint32_t ia = ecs_sparse_member(&s, a), ib = ecs_sparse_member(&s, b);
             ecs_sparse_swap_rows(&s, a, b);
             row_of[ia] = b + 1u, row_of[ib] = a + 1u;
-        } else if (kind == 7 && row_of[slot]) {
-            uint32_t row = row_of[slot] - 1u, from = s.count - 1u;
-            uint32_t moved = ecs_sparse_member(&s, from);
-            ecs_sparse_move_row(&s, ecs_entity_make(slot, 1), row, from);
-            row_of[moved] = row + 1u, row_of[slot] = from + 1u;
+        } else if (kind == 7 && row_of[slot]) { /* leave a group of rows 0..from, then the set */
+            uint32_t row = row_of[slot] - 1u, from = row + (uint32_t)(x >> 40) % (s.count - row);
+            uint32_t last = s.count - 1u, filler = ecs_sparse_member(&s, from), moved = ecs_sparse_member(&s, last);
+            ecs_sparse_fill(&s, row, from);
+            row_of[filler] = row + 1u;
+            CHECK_EQ(ecs_sparse_remove(&s, ecs_entity_make(slot, 1), from), last);
+            if (from != last) row_of[moved] = from + 1u;
+            row_of[slot] = 0;
         }
         if (op % 97 == 0 || s.count < 8) {
             wrong += !consistent(&s);
@@ -303,7 +316,7 @@ int main(void) {
         test_lazy_pages();
         test_capacity();
         test_many();
-        test_move_row_and_ids();
+        test_fill_and_ids();
         test_ordered();
     }
     return check_finish("test_ecs_sparse");
