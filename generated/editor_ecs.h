@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 5
-#error "editor_ecs.h was generated for ecsgen runtime API 5: regenerate it"
+#if ECS_RUNTIME_API != 6
+#error "editor_ecs.h was generated for ecsgen runtime API 6: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
