@@ -166,7 +166,8 @@ static void editor__groups_pending(editor_world_t *w, ecs_entity_t e) {
  * desc names each component the group needs and none it excludes) takes e at once when that
  * row is the group's next row in every pool it owns (nothing moves, so a loop running
  * meanwhile is undisturbed); otherwise e waits in the pending list, for this group and the
- * ones after it. The desc and the pools' counts say all this: no sparse entry is read. */
+ * ones after it. The desc (or the bits of editor__spawn_bits) and the pools' counts say all
+ * this: no sparse entry is read. */
 static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
     uint32_t n;
     if (desc->position && desc->velocity) {
@@ -180,6 +181,21 @@ static void editor__groups_spawned(editor_world_t *w, ecs_entity_t e, const edit
         }
     }
 }
+
+static void editor__groups_spawned_bits(editor_world_t *w, ecs_entity_t e, editor__spawn_bits_t bits) {
+    uint32_t n;
+    if ((bits.w[0] & (UINT64_C(1) << 0)) && (bits.w[0] & (UINT64_C(1) << 1))) {
+        n = w->groups.g0 + 1u;
+        if (w->components.position.set.count == n &&
+            w->components.velocity.set.count == n) {
+            w->groups.g0 = n;
+        } else {
+            editor__groups_pending(w, e);
+            return;
+        }
+    }
+}
+
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
@@ -504,7 +520,7 @@ void editor_world_free(editor_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
-ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
+ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
@@ -527,6 +543,54 @@ out_of_memory:
     editor_destroy(w, e);
     return ECS_NULL;
 }
+
+
+/* The desc that bits and parts stand for (see editor__spawn_bits), for the hooks. */
+static EDITOR__COLD editor_spawn_desc_t editor__desc_from_parts(editor__spawn_bits_t bits, const void **parts) {
+    editor_spawn_desc_t d = { 0 };
+    unsigned n = 0;
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 4)) d.player = true;
+    if (bits.w[0] & (UINT64_C(1) << 5)) d.selected = true;
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.gizmo = parts[n++];
+    return d;
+}
+
+ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, const void **parts) {
+    ecs_entity_t e = ecs_entities_create(&w->entities);
+    if (e == ECS_NULL) return e;
+    unsigned n = 0; /* parts used */
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf)) {
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !editor__position_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !editor__velocity_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !editor__health_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !editor__name_insert(w, e, parts[n++])) goto out_of_memory;
+    }
+    /* Components player .. gizmo: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0x70)) {
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !editor__player_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !editor__gizmo_insert(w, e, parts[n++])) goto out_of_memory;
+    }
+    editor__groups_spawned_bits(w, e, bits);
+    if (w->hooks.any__) {
+        editor_spawn_desc_t desc = editor__desc_from_parts(bits, parts);
+        editor__spawn_hooks(w, e, &desc);
+    }
+    return e;
+out_of_memory:
+    editor_destroy(w, e);
+    return ECS_NULL;
+}
+
+
+/* The external definition of the header's inline editor_spawn: for calls the compiler
+ * does not inline, and for its address. */
+extern ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
 
 /* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
 static void editor__spawn_overrides(editor_spawn_desc_t *d, const editor_spawn_desc_t *overrides) {

@@ -256,9 +256,43 @@ typedef struct editor_spawn_desc {
     const editor_gizmo_t *gizmo;
 } editor_spawn_desc_t;
 
+/* editor_spawn's body for any desc: tests each member. */
+ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *desc);
+
+/* The components a desc names, one bit each: bit k % 64 of word k / 64 for the k-th above. */
+typedef struct {
+    uint64_t w[1];
+} editor__spawn_bits_t;
+
+/* editor_spawn's body when the call site knew which components its desc names: bits says
+ * which, and parts holds the values' pointers, in schema order (tags take none). */
+ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, const void **parts);
+
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
- * reached or memory runs out; then nothing changes. */
-ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc);
+ * reached or memory runs out; then nothing changes.
+ *
+ * Inline, with an external definition in the .c. When the compiler sees what desc holds (a
+ * compound literal at the call, as in README's tour), the bits below fold to constants and
+ * the call passes them with the pointers of the named values alone: the literal itself is
+ * never built (zeroing 8 bytes per component of the schema at every call), and the spawn
+ * that runs visits only the named components. Otherwise this calls editor__spawn_desc. */
+ECS_ALWAYS_INLINE ecs_entity_t editor_spawn(editor_world_t *w, const editor_spawn_desc_t *desc) {
+#if defined(__GNUC__) || defined(__clang__)
+    uint64_t b0 = !desc ? 0 : (uint64_t)(desc->position != 0) << 0 | (uint64_t)(desc->velocity != 0) << 1 | (uint64_t)(desc->health != 0) << 2 | (uint64_t)(desc->name != 0) << 3 |
+        (uint64_t)(desc->player != 0) << 4 | (uint64_t)(desc->selected != 0) << 5 | (uint64_t)(desc->gizmo != 0) << 6;
+    if (__builtin_constant_p(b0)) {
+        const void *parts[5];
+        unsigned n = 0;
+        if (b0 & (UINT64_C(1) << 0)) parts[n++] = desc->position;
+        if (b0 & (UINT64_C(1) << 1)) parts[n++] = desc->velocity;
+        if (b0 & (UINT64_C(1) << 2)) parts[n++] = desc->health;
+        if (b0 & (UINT64_C(1) << 3)) parts[n++] = desc->name;
+        if (b0 & (UINT64_C(1) << 6)) parts[n++] = desc->gizmo;
+        return editor__spawn_bits(w, (editor__spawn_bits_t){ { b0 } }, parts);
+    }
+#endif
+    return editor__spawn_desc(w, desc);
+}
 /* Prefab ship: as editor_spawn, with position, velocity, health, name, player. _with: each component
  * the desc names (NULL: none) replaces the prefab's value or joins it. */
 ecs_entity_t editor_spawn_ship(editor_world_t *w);

@@ -215,7 +215,8 @@ static void game__groups_pending(game_world_t *w, ecs_entity_t e) {
  * desc names each component the group needs and none it excludes) takes e at once when that
  * row is the group's next row in every pool it owns (nothing moves, so a loop running
  * meanwhile is undisturbed); otherwise e waits in the pending list, for this group and the
- * ones after it. The desc and the pools' counts say all this: no sparse entry is read. */
+ * ones after it. The desc (or the bits of game__spawn_bits) and the pools' counts say all
+ * this: no sparse entry is read. */
 static void game__groups_spawned(game_world_t *w, ecs_entity_t e, const game_spawn_desc_t *desc) {
     uint32_t n;
     if (desc->lifetime) {
@@ -238,6 +239,30 @@ static void game__groups_spawned(game_world_t *w, ecs_entity_t e, const game_spa
         }
     }
 }
+
+static void game__groups_spawned_bits(game_world_t *w, ecs_entity_t e, game__spawn_bits_t bits) {
+    uint32_t n;
+    if ((bits.w[0] & (UINT64_C(1) << 7))) {
+        n = w->groups.g0 + 1u;
+        if (w->components.lifetime.set.count == n) {
+            w->groups.g0 = n;
+        } else {
+            game__groups_pending(w, e);
+            return;
+        }
+    }
+    if ((bits.w[0] & (UINT64_C(1) << 0)) && (bits.w[0] & (UINT64_C(1) << 1)) && !(bits.w[0] & (UINT64_C(1) << 12))) {
+        n = w->groups.g1 + 1u;
+        if (w->components.position.set.count == n &&
+            w->components.velocity.set.count == n) {
+            w->groups.g1 = n;
+        } else {
+            game__groups_pending(w, e);
+            return;
+        }
+    }
+}
+
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
@@ -540,7 +565,7 @@ void game_world_free(game_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
-ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
+ecs_entity_t game__spawn_desc(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
@@ -575,6 +600,72 @@ out_of_memory:
     game_destroy(w, e);
     return ECS_NULL;
 }
+
+
+/* The desc that bits and parts stand for (see game__spawn_bits), for the hooks. */
+static GAME__COLD game_spawn_desc_t game__desc_from_parts(game__spawn_bits_t bits, const void **parts) {
+    game_spawn_desc_t d = { 0 };
+    unsigned n = 0;
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 4)) d.target = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 5)) d.cargo = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.mood = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 7)) d.lifetime = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 8)) d.radius = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 9)) d.player = true;
+    if (bits.w[0] & (UINT64_C(1) << 10)) d.asteroid = true;
+    if (bits.w[0] & (UINT64_C(1) << 11)) d.bullet = true;
+    if (bits.w[0] & (UINT64_C(1) << 12)) d.frozen = true;
+    return d;
+}
+
+ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const void **parts) {
+    ecs_entity_t e = ecs_entities_create(&w->entities);
+    if (e == ECS_NULL) return e;
+    unsigned n = 0; /* parts used */
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf)) {
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !game__position_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !game__velocity_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !game__health_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !game__name_insert(w, e, parts[n++])) goto out_of_memory;
+    }
+    /* Components target .. lifetime: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf0)) {
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !game__target_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !game__cargo_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !game__mood_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 7)) && !game__lifetime_insert(w, e, parts[n++])) goto out_of_memory;
+    }
+    /* Components radius .. bullet: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf00)) {
+        if ((bits.w[0] & (UINT64_C(1) << 8)) && !game__radius_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 9)) && !game__player_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 10)) && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 11)) && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+    }
+    /* Components frozen .. frozen: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0x1000)) {
+        if ((bits.w[0] & (UINT64_C(1) << 12)) && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
+    }
+    game__groups_spawned_bits(w, e, bits);
+    if (w->hooks.any__) {
+        game_spawn_desc_t desc = game__desc_from_parts(bits, parts);
+        game__spawn_hooks(w, e, &desc);
+    }
+    return e;
+out_of_memory:
+    game_destroy(w, e);
+    return ECS_NULL;
+}
+
+
+/* The external definition of the header's inline game_spawn: for calls the compiler
+ * does not inline, and for its address. */
+extern ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc_t *desc);
 
 /* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
 static void game__spawn_overrides(game_spawn_desc_t *d, const game_spawn_desc_t *overrides) {

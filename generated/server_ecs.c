@@ -217,7 +217,8 @@ static void server__groups_pending(server_world_t *w, ecs_entity_t e) {
  * desc names each component the group needs and none it excludes) takes e at once when that
  * row is the group's next row in every pool it owns (nothing moves, so a loop running
  * meanwhile is undisturbed); otherwise e waits in the pending list, for this group and the
- * ones after it. The desc and the pools' counts say all this: no sparse entry is read. */
+ * ones after it. The desc (or the bits of server__spawn_bits) and the pools' counts say all
+ * this: no sparse entry is read. */
 static void server__groups_spawned(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
     uint32_t n;
     if (desc->position && desc->velocity) {
@@ -231,6 +232,21 @@ static void server__groups_spawned(server_world_t *w, ecs_entity_t e, const serv
         }
     }
 }
+
+static void server__groups_spawned_bits(server_world_t *w, ecs_entity_t e, server__spawn_bits_t bits) {
+    uint32_t n;
+    if ((bits.w[0] & (UINT64_C(1) << 0)) && (bits.w[0] & (UINT64_C(1) << 1))) {
+        n = w->groups.g0 + 1u;
+        if (w->components.position.set.count == n &&
+            w->components.velocity.set.count == n) {
+            w->groups.g0 = n;
+        } else {
+            server__groups_pending(w, e);
+            return;
+        }
+    }
+}
+
 
 /* After position was added to e: the groups it completes will take e,
  * when the next loop or view starts. */
@@ -563,7 +579,7 @@ void server_world_free(server_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
-ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc) {
+ecs_entity_t server__spawn_desc(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
@@ -587,6 +603,56 @@ out_of_memory:
     server_destroy(w, e);
     return ECS_NULL;
 }
+
+
+/* The desc that bits and parts stand for (see server__spawn_bits), for the hooks. */
+static SERVER__COLD server_spawn_desc_t server__desc_from_parts(server__spawn_bits_t bits, const void **parts) {
+    server_spawn_desc_t d = { 0 };
+    unsigned n = 0;
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 4)) d.player = true;
+    if (bits.w[0] & (UINT64_C(1) << 5)) d.target = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.connection = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 7)) d.replicated = true;
+    return d;
+}
+
+ecs_entity_t server__spawn_bits(server_world_t *w, server__spawn_bits_t bits, const void **parts) {
+    ecs_entity_t e = ecs_entities_create(&w->entities);
+    if (e == ECS_NULL) return e;
+    unsigned n = 0; /* parts used */
+    /* Components position .. name: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf)) {
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !server__position_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !server__velocity_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !server__health_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !server__name_insert(w, e, parts[n++])) goto out_of_memory;
+    }
+    /* Components player .. replicated: one test skips a block the desc leaves out. */
+    if (bits.w[0] & UINT64_C(0xf0)) {
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !server__player_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !server__target_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !server__connection_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 7)) && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
+    }
+    server__groups_spawned_bits(w, e, bits);
+    if (w->hooks.any__) {
+        server_spawn_desc_t desc = server__desc_from_parts(bits, parts);
+        server__spawn_hooks(w, e, &desc);
+    }
+    return e;
+out_of_memory:
+    server_destroy(w, e);
+    return ECS_NULL;
+}
+
+
+/* The external definition of the header's inline server_spawn: for calls the compiler
+ * does not inline, and for its address. */
+extern ecs_entity_t server_spawn(server_world_t *w, const server_spawn_desc_t *desc);
 
 /* A prefab's desc d, with each component the overrides name replacing d's value or joining d. */
 static void server__spawn_overrides(server_spawn_desc_t *d, const server_spawn_desc_t *overrides) {

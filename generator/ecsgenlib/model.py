@@ -216,6 +216,11 @@ class Component:
         return self.pool_index // 64
 
     @property
+    def pool_bit_value(self):
+        """This pool's bit in its word of nonempty_pools (and of a spawn's bits), as a number."""
+        return 1 << (self.pool_index % 64)
+
+    @property
     def pool_bit(self):
         """This pool's bit in its word of nonempty_pools, as a C constant."""
         return f"(UINT64_C(1) << {self.pool_index % 64})"
@@ -443,6 +448,11 @@ class Schema:
         self.defer_fn = self.names.internal("defer")
         self.op_destroy = self.names.internal("op", "destroy")
         self.spawned_fn = self.names.internal("groups", "spawned")
+        self.spawned_bits_fn = self.names.internal("groups", "spawned", "bits")
+        self.spawn_desc_fn = self.names.internal("spawn", "desc")
+        self.spawn_bits_fn = self.names.internal("spawn", "bits")
+        self.spawn_bits_type = self.names.internal("spawn", "bits_t")
+        self.desc_from_parts_fn = self.names.internal("desc", "from", "parts")
         self.groups_drop_fn = self.names.internal("groups", "drop")
         self.settle_fn = self.names.internal("groups", "settle")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
@@ -546,6 +556,11 @@ class Schema:
     def mask_words(self):
         """The words of one entity's slot mask."""
         return -(-len(self.slotted) // self.mask_bits)
+
+    @property
+    def pooled_data(self):
+        """The pooled components with values (not tags): those a spawn's parts point at."""
+        return [c for c in self.pooled if not c.tag]
 
     @property
     def pool_words(self):

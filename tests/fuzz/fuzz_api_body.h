@@ -292,6 +292,27 @@ static void F(gen_desc)(rd_t *r, F(spawn_desc_t) *d, F(pos_t) *p, F(vel_t) *v, F
     if (mask & HAS_MARKED) d->marked = true;
 }
 
+/* What the header's inline spawn passes for a desc the compiler sees, made here at run time
+ * from d: the bits of the components d names and their values' pointers, in pool order. */
+static ecs_entity_t F(spawn_as_bits)(F(world_t) *w, const F(spawn_desc_t) *d) {
+    F(_spawn_bits_t) bits = { { 0 } };
+    const char *names[] = { "pos", "vel", "kinds", "marked" };
+    const void *values[] = { d->pos, d->vel, d->kinds, NULL };
+    const bool named[] = { d->pos != NULL, d->vel != NULL, d->kinds != NULL, d->marked };
+    const void *by_bit[64] = { 0 }, *parts[4];
+    for (int k = 0; k < 4; k++) {
+        if (!named[k]) continue;
+        uint32_t bit = 0;
+        while (strcmp(F(meta).components[F(meta).pooled[bit]].name, names[k]) != 0) bit++;
+        bits.w[bit / 64] |= UINT64_C(1) << (bit % 64);
+        by_bit[bit] = values[k];
+    }
+    unsigned n = 0;
+    for (uint32_t bit = 0; bit < F(meta).pooled_count; bit++)
+        if (by_bit[bit]) parts[n++] = by_bit[bit];
+    return F(_spawn_bits)(w, bits, parts);
+}
+
 /* Room for one more entity: the model's, or the fixed world's. */
 static bool F(room)(void) {
     return F(m).n < (FIXED ? FIXED_LIMIT : MAX_LIVE);
@@ -312,7 +333,7 @@ static ecs_entity_t F(op_spawn)(F(world_t) *w, rd_t *r, bool *with_components) {
     switch (how) {
     case 0:
         F(gen_desc)(r, &d, &p, &v, &kd, &has);
-        e = F(spawn)(w, &d);
+        e = rd_u8(r) & 1u ? F(spawn_as_bits)(w, &d) : F(spawn)(w, &d); /* spawn's two bodies */
         break;
     case 1: e = F(spawn)(w, NULL); break;
     case 2:
