@@ -548,33 +548,31 @@ out_of_memory:
 /* The desc that bits and parts stand for (see editor__spawn_bits), for the hooks. */
 static EDITOR__COLD editor_spawn_desc_t editor__desc_from_parts(editor__spawn_bits_t bits, const void **parts) {
     editor_spawn_desc_t d = { 0 };
-    unsigned n = 0;
-    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[0];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[1];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[2];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[3];
     if (bits.w[0] & (UINT64_C(1) << 4)) d.player = true;
     if (bits.w[0] & (UINT64_C(1) << 5)) d.selected = true;
-    if (bits.w[0] & (UINT64_C(1) << 6)) d.gizmo = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.gizmo = parts[6];
     return d;
 }
 
 ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, const void **parts) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL) return e;
-    unsigned n = 0; /* parts used */
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !editor__position_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !editor__velocity_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !editor__health_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !editor__name_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !editor__position_insert(w, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !editor__velocity_insert(w, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !editor__health_insert(w, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !editor__name_insert(w, e, parts[3])) goto out_of_memory;
     }
     /* Components player .. gizmo: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0x70)) {
         if ((bits.w[0] & (UINT64_C(1) << 4)) && !editor__player_insert(w, e, NULL)) goto out_of_memory;
         if ((bits.w[0] & (UINT64_C(1) << 5)) && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !editor__gizmo_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !editor__gizmo_insert(w, e, parts[6])) goto out_of_memory;
     }
     editor__groups_spawned_bits(w, e, bits);
     if (w->hooks.any__) {

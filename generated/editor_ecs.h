@@ -265,7 +265,8 @@ typedef struct {
 } editor__spawn_bits_t;
 
 /* editor_spawn's body when the call site knew which components its desc names: bits says
- * which, and parts holds the values' pointers, in schema order (tags take none). */
+ * which, and parts[k] points at the value of the k-th above when bits names it (the other
+ * members are never read; tags have none). */
 ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, const void **parts);
 
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
@@ -281,13 +282,12 @@ ECS_ALWAYS_INLINE ecs_entity_t editor_spawn(editor_world_t *w, const editor_spaw
     uint64_t b0 = !desc ? 0 : (uint64_t)(desc->position != 0) << 0 | (uint64_t)(desc->velocity != 0) << 1 | (uint64_t)(desc->health != 0) << 2 | (uint64_t)(desc->name != 0) << 3 |
         (uint64_t)(desc->player != 0) << 4 | (uint64_t)(desc->selected != 0) << 5 | (uint64_t)(desc->gizmo != 0) << 6;
     if (__builtin_constant_p(b0)) {
-        const void *parts[5];
-        unsigned n = 0;
-        if (b0 & (UINT64_C(1) << 0)) parts[n++] = desc->position;
-        if (b0 & (UINT64_C(1) << 1)) parts[n++] = desc->velocity;
-        if (b0 & (UINT64_C(1) << 2)) parts[n++] = desc->health;
-        if (b0 & (UINT64_C(1) << 3)) parts[n++] = desc->name;
-        if (b0 & (UINT64_C(1) << 6)) parts[n++] = desc->gizmo;
+        const void *parts[7]; /* only the named components' are set */
+        if (b0 & (UINT64_C(1) << 0)) parts[0] = desc->position;
+        if (b0 & (UINT64_C(1) << 1)) parts[1] = desc->velocity;
+        if (b0 & (UINT64_C(1) << 2)) parts[2] = desc->health;
+        if (b0 & (UINT64_C(1) << 3)) parts[3] = desc->name;
+        if (b0 & (UINT64_C(1) << 6)) parts[6] = desc->gizmo;
         return editor__spawn_bits(w, (editor__spawn_bits_t){ { b0 } }, parts);
     }
 #endif

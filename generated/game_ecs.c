@@ -605,16 +605,15 @@ out_of_memory:
 /* The desc that bits and parts stand for (see game__spawn_bits), for the hooks. */
 static GAME__COLD game_spawn_desc_t game__desc_from_parts(game__spawn_bits_t bits, const void **parts) {
     game_spawn_desc_t d = { 0 };
-    unsigned n = 0;
-    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 4)) d.target = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 5)) d.cargo = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 6)) d.mood = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 7)) d.lifetime = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 8)) d.radius = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[0];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[1];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[2];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[3];
+    if (bits.w[0] & (UINT64_C(1) << 4)) d.target = parts[4];
+    if (bits.w[0] & (UINT64_C(1) << 5)) d.cargo = parts[5];
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.mood = parts[6];
+    if (bits.w[0] & (UINT64_C(1) << 7)) d.lifetime = parts[7];
+    if (bits.w[0] & (UINT64_C(1) << 8)) d.radius = parts[8];
     if (bits.w[0] & (UINT64_C(1) << 9)) d.player = true;
     if (bits.w[0] & (UINT64_C(1) << 10)) d.asteroid = true;
     if (bits.w[0] & (UINT64_C(1) << 11)) d.bullet = true;
@@ -625,24 +624,23 @@ static GAME__COLD game_spawn_desc_t game__desc_from_parts(game__spawn_bits_t bit
 ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const void **parts) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL) return e;
-    unsigned n = 0; /* parts used */
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !game__position_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !game__velocity_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !game__health_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !game__name_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !game__position_insert(w, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !game__velocity_insert(w, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !game__health_insert(w, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !game__name_insert(w, e, parts[3])) goto out_of_memory;
     }
     /* Components target .. lifetime: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf0)) {
-        if ((bits.w[0] & (UINT64_C(1) << 4)) && !game__target_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 5)) && !game__cargo_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !game__mood_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 7)) && !game__lifetime_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !game__target_insert(w, e, parts[4])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !game__cargo_insert(w, e, parts[5])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !game__mood_insert(w, e, parts[6])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 7)) && !game__lifetime_insert(w, e, parts[7])) goto out_of_memory;
     }
     /* Components radius .. bullet: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf00)) {
-        if ((bits.w[0] & (UINT64_C(1) << 8)) && !game__radius_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 8)) && !game__radius_insert(w, e, parts[8])) goto out_of_memory;
         if ((bits.w[0] & (UINT64_C(1) << 9)) && !game__player_insert(w, e, NULL)) goto out_of_memory;
         if ((bits.w[0] & (UINT64_C(1) << 10)) && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
         if ((bits.w[0] & (UINT64_C(1) << 11)) && !game__bullet_insert(w, e, NULL)) goto out_of_memory;

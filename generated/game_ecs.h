@@ -337,7 +337,8 @@ typedef struct {
 } game__spawn_bits_t;
 
 /* game_spawn's body when the call site knew which components its desc names: bits says
- * which, and parts holds the values' pointers, in schema order (tags take none). */
+ * which, and parts[k] points at the value of the k-th above when bits names it (the other
+ * members are never read; tags have none). */
 ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const void **parts);
 
 /* A new entity with the components of desc (NULL: none). ECS_NULL when the entity limit is
@@ -355,17 +356,16 @@ ECS_ALWAYS_INLINE ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc
         (uint64_t)(desc->radius != 0) << 8 | (uint64_t)(desc->player != 0) << 9 | (uint64_t)(desc->asteroid != 0) << 10 | (uint64_t)(desc->bullet != 0) << 11 |
         (uint64_t)(desc->frozen != 0) << 12;
     if (__builtin_constant_p(b0)) {
-        const void *parts[9];
-        unsigned n = 0;
-        if (b0 & (UINT64_C(1) << 0)) parts[n++] = desc->position;
-        if (b0 & (UINT64_C(1) << 1)) parts[n++] = desc->velocity;
-        if (b0 & (UINT64_C(1) << 2)) parts[n++] = desc->health;
-        if (b0 & (UINT64_C(1) << 3)) parts[n++] = desc->name;
-        if (b0 & (UINT64_C(1) << 4)) parts[n++] = desc->target;
-        if (b0 & (UINT64_C(1) << 5)) parts[n++] = desc->cargo;
-        if (b0 & (UINT64_C(1) << 6)) parts[n++] = desc->mood;
-        if (b0 & (UINT64_C(1) << 7)) parts[n++] = desc->lifetime;
-        if (b0 & (UINT64_C(1) << 8)) parts[n++] = desc->radius;
+        const void *parts[13]; /* only the named components' are set */
+        if (b0 & (UINT64_C(1) << 0)) parts[0] = desc->position;
+        if (b0 & (UINT64_C(1) << 1)) parts[1] = desc->velocity;
+        if (b0 & (UINT64_C(1) << 2)) parts[2] = desc->health;
+        if (b0 & (UINT64_C(1) << 3)) parts[3] = desc->name;
+        if (b0 & (UINT64_C(1) << 4)) parts[4] = desc->target;
+        if (b0 & (UINT64_C(1) << 5)) parts[5] = desc->cargo;
+        if (b0 & (UINT64_C(1) << 6)) parts[6] = desc->mood;
+        if (b0 & (UINT64_C(1) << 7)) parts[7] = desc->lifetime;
+        if (b0 & (UINT64_C(1) << 8)) parts[8] = desc->radius;
         return game__spawn_bits(w, (game__spawn_bits_t){ { b0 } }, parts);
     }
 #endif

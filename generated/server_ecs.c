@@ -608,14 +608,13 @@ out_of_memory:
 /* The desc that bits and parts stand for (see server__spawn_bits), for the hooks. */
 static SERVER__COLD server_spawn_desc_t server__desc_from_parts(server__spawn_bits_t bits, const void **parts) {
     server_spawn_desc_t d = { 0 };
-    unsigned n = 0;
-    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[0];
+    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[1];
+    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[2];
+    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[3];
     if (bits.w[0] & (UINT64_C(1) << 4)) d.player = true;
-    if (bits.w[0] & (UINT64_C(1) << 5)) d.target = parts[n++];
-    if (bits.w[0] & (UINT64_C(1) << 6)) d.connection = parts[n++];
+    if (bits.w[0] & (UINT64_C(1) << 5)) d.target = parts[5];
+    if (bits.w[0] & (UINT64_C(1) << 6)) d.connection = parts[6];
     if (bits.w[0] & (UINT64_C(1) << 7)) d.replicated = true;
     return d;
 }
@@ -623,19 +622,18 @@ static SERVER__COLD server_spawn_desc_t server__desc_from_parts(server__spawn_bi
 ecs_entity_t server__spawn_bits(server_world_t *w, server__spawn_bits_t bits, const void **parts) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL) return e;
-    unsigned n = 0; /* parts used */
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !server__position_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !server__velocity_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !server__health_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !server__name_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !server__position_insert(w, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !server__velocity_insert(w, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !server__health_insert(w, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !server__name_insert(w, e, parts[3])) goto out_of_memory;
     }
     /* Components player .. replicated: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf0)) {
         if ((bits.w[0] & (UINT64_C(1) << 4)) && !server__player_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 5)) && !server__target_insert(w, e, parts[n++])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !server__connection_insert(w, e, parts[n++])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !server__target_insert(w, e, parts[5])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !server__connection_insert(w, e, parts[6])) goto out_of_memory;
         if ((bits.w[0] & (UINT64_C(1) << 7)) && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
     }
     server__groups_spawned_bits(w, e, bits);

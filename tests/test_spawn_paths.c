@@ -1,7 +1,7 @@
 /* test_spawn_paths.c: spawn's two bodies make the same world.
  *
  * The generated header's inline spawn calls <name>__spawn_bits (the bits of the components a
- * desc names and their values' pointers, in schema order) when the compiler saw what the desc
+ * desc names and their values' pointers, by pool index) when the compiler saw what the desc
  * holds, and <name>__spawn_desc otherwise. Random descs go to each body, in two worlds built
  * side by side, with destroys between; the worlds must save to the same document, with the
  * same view counts and the same on_add hooks fired. Schemas: views.json (nested owned
@@ -52,10 +52,10 @@ static void views_random(views_case_t *c) {
     c->d.hidden = rnd(4) == 0;
 }
 
-/* What the inline spawn passes for d, built here at run time: bits, and parts in pool order. */
+/* What the inline spawn passes for d, built here at run time: bits, and parts by pool index. */
 static ecs_entity_t views_spawn_as_bits(views_world_t *w, const views_spawn_desc_t *d) {
     views__spawn_bits_t bits = { { 0 } };
-    const void *by_bit[8] = { 0 }, *parts[8];
+    const void *parts[8];
     struct { const char *name; const void *value; bool named; } all[] = {
         { "position", d->position, d->position != NULL }, { "velocity", d->velocity, d->velocity != NULL },
         { "sprite", d->sprite, d->sprite != NULL },       { "mass", d->mass, d->mass != NULL },
@@ -65,11 +65,8 @@ static ecs_entity_t views_spawn_as_bits(views_world_t *w, const views_spawn_desc
         if (!all[k].named) continue;
         uint32_t bit = pool_index(&views_meta, all[k].name);
         bits.w[bit / 64] |= UINT64_C(1) << (bit % 64);
-        by_bit[bit] = all[k].value;
+        parts[bit] = all[k].value;
     }
-    unsigned n = 0;
-    for (uint32_t bit = 0; bit < views_meta.pooled_count; bit++)
-        if (by_bit[bit]) parts[n++] = by_bit[bit];
     return views__spawn_bits(w, bits, parts);
 }
 
@@ -226,12 +223,14 @@ static void test_slot_wide(void) {
     sw_world_t *c = sw_world_new(), *d = sw_world_new();
     for (int k = 0; k < 100; k++) {
         sw__spawn_bits_t bits = { { 0 } };
+        const void *parts[128];
         const char *names[] = { "early", "s5", "s64", "s69" };
+        const void *values[] = { &early, &s5, &s64, &s69 };
         for (size_t j = 0; j < 4; j++) {
             uint32_t bit = pool_index(&sw_meta, names[j]);
             bits.w[bit / 64] |= UINT64_C(1) << (bit % 64);
+            parts[bit] = values[j];
         }
-        const void *parts[] = { &early, &s5, &s64, &s69 }; /* pool order is schema order */
         ecs_entity_t e = sw__spawn_bits(c, bits, parts);
         CHECK_EQ(e, sw__spawn_desc(d, &(sw_spawn_desc_t){ .early = &early, .s5 = &s5, .s64 = &s64, .s69 = &s69 }));
         if (k % 4 == 0) {

@@ -293,23 +293,20 @@ static void F(gen_desc)(rd_t *r, F(spawn_desc_t) *d, F(pos_t) *p, F(vel_t) *v, F
 }
 
 /* What the header's inline spawn passes for a desc the compiler sees, made here at run time
- * from d: the bits of the components d names and their values' pointers, in pool order. */
+ * from d: the bits of the components d names and their values' pointers, by pool index. */
 static ecs_entity_t F(spawn_as_bits)(F(world_t) *w, const F(spawn_desc_t) *d) {
     F(_spawn_bits_t) bits = { { 0 } };
     const char *names[] = { "pos", "vel", "kinds", "marked" };
     const void *values[] = { d->pos, d->vel, d->kinds, NULL };
     const bool named[] = { d->pos != NULL, d->vel != NULL, d->kinds != NULL, d->marked };
-    const void *by_bit[64] = { 0 }, *parts[4];
+    const void *parts[64];
     for (int k = 0; k < 4; k++) {
         if (!named[k]) continue;
         uint32_t bit = 0;
         while (strcmp(F(meta).components[F(meta).pooled[bit]].name, names[k]) != 0) bit++;
         bits.w[bit / 64] |= UINT64_C(1) << (bit % 64);
-        by_bit[bit] = values[k];
+        parts[bit] = values[k];
     }
-    unsigned n = 0;
-    for (uint32_t bit = 0; bit < F(meta).pooled_count; bit++)
-        if (by_bit[bit]) parts[n++] = by_bit[bit];
     return F(_spawn_bits)(w, bits, parts);
 }
 
