@@ -134,28 +134,32 @@ static void game__group1_leave(game_world_t *w, ecs_entity_t e) {
  * moves: a member of a group sits at the row it has in the group's first pool in every pool
  * the group owns. Other pools e is in are left to destroy's walk. */
 static void game__groups_drop(game_world_t *w, ecs_entity_t e) {
-    uint32_t n0 = w->groups.g0, r0 = ecs_sparse_row(&w->components.lifetime.set, e);
-    uint32_t n1 = w->groups.g1, r1 = ecs_sparse_row(&w->components.position.set, e);
-    if (r1 < n1) { /* position */
-        uint32_t hole = r1;
+    uint32_t row_lifetime = ecs_sparse_row(&w->components.lifetime.set, e);
+    uint32_t row_position = ecs_sparse_row(&w->components.position.set, e);
+    uint32_t n0 = w->groups.g0;
+    bool in0 = row_lifetime < n0;
+    uint32_t n1 = w->groups.g1;
+    bool in1 = row_position < n1;
+    if (in1) { /* position */
+        uint32_t hole = row_position;
         game__position_fill(&w->components.position, hole, n1 - 1u);
         hole = n1 - 1u;
         game__position_erase(w, e, hole);
     }
-    if (r1 < n1) { /* velocity */
-        uint32_t hole = r1;
+    if (in1) { /* velocity */
+        uint32_t hole = row_position;
         game__velocity_fill(&w->components.velocity, hole, n1 - 1u);
         hole = n1 - 1u;
         game__velocity_erase(w, e, hole);
     }
-    if (r0 < n0) { /* lifetime */
-        uint32_t hole = r0;
+    if (in0) { /* lifetime */
+        uint32_t hole = row_lifetime;
         game__lifetime_fill(&w->components.lifetime, hole, n0 - 1u);
         hole = n0 - 1u;
         game__lifetime_erase(w, e, hole);
     }
-    if (r0 < n0) w->groups.g0 = n0 - 1u;
-    if (r1 < n1) w->groups.g1 = n1 - 1u;
+    if (in0) w->groups.g0 = n0 - 1u;
+    if (in1) w->groups.g1 = n1 - 1u;
 }
 
 /* Brings e's memberships up to date: e leaves the groups a component it gained excludes

@@ -146,20 +146,22 @@ static void server__group0_leave(server_world_t *w, ecs_entity_t e) {
  * moves: a member of a group sits at the row it has in the group's first pool in every pool
  * the group owns. Other pools e is in are left to destroy's walk. */
 static void server__groups_drop(server_world_t *w, ecs_entity_t e) {
-    uint32_t n0 = w->groups.g0, r0 = ecs_sparse_row(&w->components.position.set, e);
-    if (r0 < n0) { /* position */
-        uint32_t hole = r0;
+    uint32_t row_position = ecs_sparse_row(&w->components.position.set, e);
+    uint32_t n0 = w->groups.g0;
+    bool in0 = row_position < n0;
+    if (in0) { /* position */
+        uint32_t hole = row_position;
         server__position_fill(&w->components.position, hole, n0 - 1u);
         hole = n0 - 1u;
         server__position_erase(w, e, hole);
     }
-    if (r0 < n0) { /* velocity */
-        uint32_t hole = r0;
+    if (in0) { /* velocity */
+        uint32_t hole = row_position;
         server__velocity_fill(&w->components.velocity, hole, n0 - 1u);
         hole = n0 - 1u;
         server__velocity_erase(w, e, hole);
     }
-    if (r0 < n0) w->groups.g0 = n0 - 1u;
+    if (in0) w->groups.g0 = n0 - 1u;
 }
 
 /* Brings e's memberships up to date: e leaves the groups a component it gained excludes
