@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 6
-#error "editor_ecs.h was generated for ecsgen runtime API 6: regenerate it"
+#if ECS_RUNTIME_API != 7
+#error "editor_ecs.h was generated for ecsgen runtime API 7: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -376,6 +376,7 @@ static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add position");
     return true;
 }
@@ -479,6 +480,7 @@ static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add velocity");
     return true;
 }
@@ -582,6 +584,7 @@ static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add health");
     return true;
 }
@@ -673,6 +676,7 @@ static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add name");
     return true;
 }
@@ -756,6 +760,7 @@ static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add player");
     return true;
 }
@@ -807,6 +812,7 @@ static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add selected");
     return true;
 }
@@ -864,6 +870,7 @@ static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
     EDITOR__CHANGED(w, "add gizmo");
     return true;
 }

@@ -736,13 +736,28 @@ ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *ov
     return game_spawn(w, &d);
 }
 
+/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
+ * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
+ * mark byte); a remove leaves the mark, since other pools of the class may still hold the
+ * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
+ * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
+ * every one. With two sparse pools with members or fewer they probe them all instead: the
+ * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
+ * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
+ * entity's classes"). */
+static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_t k) {
+    uint64_t pools = w->nonempty_pools[k], all_but_one = pools & (pools - 1u);
+    if (!(all_but_one & (all_but_one - 1u))) return pools;
+    return pools & w->entities.mark[i] * UINT64_C(0x0101010101010101); /* the classes' bits in every byte */
+}
+
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     if (w->hooks.any__ && (game__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
     game__groups_drop(w, e);
-    /* Only pools with members can hold e: visit the set bits of nonempty_pools. */
+    /* Only the pools that may hold e: a switch per bit. */
     for (uint32_t k = 0; k < 1u; k++) {
-        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+        for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), k); bits; bits &= bits - 1u) {
             uint32_t row;
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(w, e, row); break;
@@ -896,13 +911,13 @@ static const char *const game__json__entity_keys[] = { "id", "position", "veloci
 static const char *const game__json__singleton_keys[] = { "clock" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
- * bits of nonempty_pools: only pools with members are looked at). scratch holds any
+ * bits of game__pools_of: only the pools that may hold e are looked at). scratch holds any
  * component's value. */
 static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
     if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
-        for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+        for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), k); bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
             if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
@@ -1142,7 +1157,7 @@ uint64_t game_world_hash(const game_world_t *w) {
         if (e == ECS_NULL) continue;
         h = ecs_hash_mix(h, e);
         for (uint32_t k = 0; k < 1u; k++) {
-            for (uint64_t bits = w->nonempty_pools[k]; bits; bits &= bits - 1u) {
+            for (uint64_t bits = game__pools_of(w, i, k); bits; bits &= bits - 1u) {
                 uint32_t pool = k * 64u + ecs_lowest_bit(bits);
                 const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[pool]];
                 if (ecs_meta_has(w, m, e)) h = ecs_meta_hash_entity(ecs_hash_mix(h, pool), w, m, e);

@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 6
-#error "game_ecs.h was generated for ecsgen runtime API 6: regenerate it"
+#if ECS_RUNTIME_API != 7
+#error "game_ecs.h was generated for ecsgen runtime API 7: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -458,6 +458,7 @@ static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add position");
     return true;
 }
@@ -561,6 +562,7 @@ static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add velocity");
     return true;
 }
@@ -664,6 +666,7 @@ static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add health");
     return true;
 }
@@ -755,6 +758,7 @@ static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add name");
     return true;
 }
@@ -843,6 +847,7 @@ static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add target");
     return true;
 }
@@ -932,6 +937,7 @@ static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const voi
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add cargo");
     return true;
 }
@@ -1023,6 +1029,7 @@ static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add mood");
     return true;
 }
@@ -1111,6 +1118,7 @@ static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add lifetime");
     return true;
 }
@@ -1210,6 +1218,7 @@ static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add radius");
     return true;
 }
@@ -1293,6 +1302,7 @@ static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add player");
     return true;
 }
@@ -1344,6 +1354,7 @@ static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add asteroid");
     return true;
 }
@@ -1395,6 +1406,7 @@ static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add bullet");
     return true;
 }
@@ -1446,6 +1458,7 @@ static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
     GAME__CHANGED(w, "add frozen");
     return true;
 }

@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 6
-#error "server_ecs.h was generated for ecsgen runtime API 6: regenerate it"
+#if ECS_RUNTIME_API != 7
+#error "server_ecs.h was generated for ecsgen runtime API 7: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -249,7 +249,7 @@ typedef struct server_world {
 /* Fixed storage: server_world_new allocates room for 1024 entities in every pool at once,
  * SERVER_WORLD_BYTES bytes in all, and nothing is allocated after it: spawn returns ECS_NULL
  * when the world is full. */
-#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * 2u * sizeof(uint32_t) + 16u * sizeof(uint64_t) + 8u * (1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (1u * sizeof(ecs_entity_t) + 7u * sizeof(uint32_t) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
+#define SERVER_WORLD_BYTES (sizeof(server_world_t) + (size_t)1024u * (2u * sizeof(uint32_t) + sizeof(uint8_t)) + 16u * sizeof(uint64_t) + 8u * (1u * (sizeof(uint32_t *) + ECS_PAGE_SIZE * sizeof(uint32_t))) + (size_t)1024u * (1u * sizeof(ecs_entity_t) + 7u * sizeof(uint32_t) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(char[32]) + sizeof(ecs_entity_t) + sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ecs_entity_t) + 1u * sizeof(uint32_t) + sizeof(ecs_entity_t) + sizeof(server__command_t) + sizeof(server__value_t)))
 
 /* ---- World and entities ------------------------------------------------------------ */
 
@@ -387,6 +387,7 @@ static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add position");
     return true;
 }
@@ -490,6 +491,7 @@ static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add velocity");
     return true;
 }
@@ -593,6 +595,7 @@ static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add health");
     return true;
 }
@@ -684,6 +687,7 @@ static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add name");
     return true;
 }
@@ -767,6 +771,7 @@ static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add player");
     return true;
 }
@@ -823,6 +828,7 @@ static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add target");
     return true;
 }
@@ -912,6 +918,7 @@ static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add connection");
     return true;
 }
@@ -998,6 +1005,7 @@ static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, 
     if (!ecs_sparse_reserve_page(&p->set, e)) return false;
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
     SERVER__CHANGED(w, "add replicated");
     return true;
 }

@@ -8,6 +8,7 @@
 void ecs_entities_fini(ecs_entities_t *t) {
     ecs_free(t->generation);
     ecs_free(t->live);
+    ecs_free(t->mark);
     ecs_free(t->free);
     uint32_t limit = t->limit;
     *t = (ecs_entities_t){ .limit = limit };
@@ -17,16 +18,20 @@ static size_t live_words(uint32_t slots) {
     return ((size_t)slots + 63u) / 64u;
 }
 
-/* Generations and live bits for `cap` slots (new live bits clear); false (t untouched) when
- * out of memory. */
+/* Generations, live bits and marks for `cap` slots (new live bits and marks clear); false
+ * (t untouched) when out of memory. */
 static bool set_capacity(ecs_entities_t *t, uint32_t cap) {
     uint64_t *live = ecs_realloc_array(t->live, live_words(cap), sizeof *live);
     if (!live) return false;
     t->live = live;
     size_t old_words = live_words(t->capacity);
     memset(live + old_words, 0, (live_words(cap) - old_words) * sizeof *live);
+    uint8_t *mark = ecs_realloc_array(t->mark, cap, sizeof *mark);
+    if (!mark) return false; /* the larger arrays stay: harmless, freed with t */
+    t->mark = mark;
+    memset(mark + t->capacity, 0, (size_t)(cap - t->capacity) * sizeof *mark);
     uint32_t *generation = ecs_realloc_array(t->generation, cap, sizeof *generation);
-    if (!generation) return false; /* the larger live array stays: harmless, freed with t */
+    if (!generation) return false;
     t->generation = generation;
     t->capacity = cap;
     return true;
@@ -106,6 +111,6 @@ bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t 
 }
 
 size_t ecs_entities_memory(const ecs_entities_t *t) {
-    return (size_t)t->capacity * sizeof *t->generation + live_words(t->capacity) * sizeof *t->live +
+    return (size_t)t->capacity * (sizeof *t->generation + sizeof *t->mark) + live_words(t->capacity) * sizeof *t->live +
            (size_t)t->free_capacity * sizeof *t->free;
 }

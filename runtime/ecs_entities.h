@@ -13,10 +13,16 @@
  *            could not grow), so it is never handed out again.
  * No live id has a free slot's generation (it was never issued), so a live bit is needed only
  * to tell the live from the free: a component test (free slots have no components) serves
- * as well, see ecs_entities_issued. */
+ * as well, see ecs_entities_issued.
+ *
+ * Per slot also a byte of marks for the owner (generated code: which classes of component
+ * pools the entity may be in, so that destroy visits only those). The table only keeps it
+ * zero while the slot is not live: zeroed when the table grows or is restored, and when
+ * destroy frees the slot. */
 typedef struct ecs_entities {
     uint32_t *generation; /* per slot, see above */
     uint64_t *live;       /* bit i % 64 of word i / 64: slot i is live */
+    uint8_t *mark;        /* per slot, the owner's marks (see above) */
     uint32_t *free;       /* the free stack: free[free_count - 1] is reused next */
     uint32_t free_count, free_capacity;
     uint32_t used;     /* slots ever handed out (live, free or retired) */
@@ -86,9 +92,11 @@ static inline bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e) {
     uint32_t index = ecs_entity_index(e);
     t->live[index >> 6] &= ~((uint64_t)1 << (index & 63u));
     t->alive--;
-    if (ecs_entity_generation(e) == UINT32_MAX) return true; /* retired */
-    t->generation[index] = ecs_entity_generation(e) + 1u;
-    if (t->free_count < t->free_capacity || ecs_entities_grow_free(t)) t->free[t->free_count++] = index;
+    if (ecs_entity_generation(e) != UINT32_MAX) { /* else retired */
+        t->generation[index] = ecs_entity_generation(e) + 1u;
+        if (t->free_count < t->free_capacity || ecs_entities_grow_free(t)) t->free[t->free_count++] = index;
+    }
+    t->mark[index] = 0; /* last: a byte store may alias anything, so the fields above are read first */
     return true;
 }
 

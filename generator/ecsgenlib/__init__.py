@@ -1,3 +1,3 @@
 """ecsgen: a JSON schema of components in, a typed C ECS out."""
 
-VERSION = "0.2.0"
+VERSION = "0.3.0"

@@ -226,6 +226,12 @@ class Component:
         return f"(UINT64_C(1) << {self.pool_index % 64})"
 
     @property
+    def mark_bit(self):
+        """Its pool's class (pool index % 8) as a bit of an entity's mark byte, a C constant:
+        set when the entity joins this sparse pool (see the schema's pools_of_fn)."""
+        return f"(uint8_t)(1u << {self.pool_index % 8})"
+
+    @property
     def pooled(self):
         return not self.singleton
 
@@ -414,6 +420,7 @@ class Schema:
         self.field_macro = n.macro("FIELD")  # a loop's typed access to a field: FIELD(it, c, f)
         self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
+        self.pools_of_fn = self.names.internal("pools", "of")  # the pools an entity may be in
         self.masks_fit_fn = self.names.internal("slot", "masks", "fit")  # a mask word per slot handed out
         self.rows_fit_fn = self.names.internal("slot", "rows", "fit")  # rows in each slot pool
         self.rows_clear_fn = self.names.internal("slot", "rows", "clear")  # a new slot's rows, zeroed
@@ -493,8 +500,9 @@ class Schema:
         rows += f" + sizeof({self.command_type})"  # deferred commands, and their values
         if self.data:
             rows += f" + sizeof({self.value_type})"
-        # the entity table: a generation and a free-stack entry per slot, a live bit per slot
-        table = f"(size_t){n} * 2u * sizeof(uint32_t) + {-(-self.max_entities // 64)}u * sizeof(uint64_t)"
+        # the entity table: a generation, a free-stack entry and a mark per slot, a live bit per slot
+        table = (f"(size_t){n} * (2u * sizeof(uint32_t) + sizeof(uint8_t)) + "
+                 f"{-(-self.max_entities // 64)}u * sizeof(uint64_t)")
         return (f"(sizeof({self.world_type}) + {table} + {len(self.sparse_pooled)}u * ({per_pool}) + "
                 f"(size_t){n} * ({rows}))")
 
@@ -566,6 +574,16 @@ class Schema:
     def pool_words(self):
         """The 64-bit words of the world's nonempty_pools: one bit per pool."""
         return (len(self.pooled) + 63) // 64
+
+    @property
+    def slot_pool_words(self):
+        """Per word of nonempty_pools, the bits of the slot-storage pools, as C constants (an
+        entity's mark does not name them: its slot mask says exactly which it has)."""
+        words = [0] * self.pool_words
+        for c in self.pooled:
+            if c.slot:
+                words[c.pool_word] |= c.pool_bit_value
+        return [f"UINT64_C(0x{v:016x})" for v in words]
 
     @property
     def data(self):

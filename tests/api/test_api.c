@@ -226,6 +226,49 @@ static void test_destroy_alive_count(void) {
     kit_world_free(w);
 }
 
+/* Destroy visits only the pools of the classes an entity's mark names (pool index % 8): in
+ * kitchen, scalars (pool 0) and hidden (pool 8) share a class. A remove leaves the mark, a
+ * load sets it again through the inserts: every case still takes the entity out of every
+ * pool it is in, and no other entity out of any. */
+static void test_destroy_pools_by_mark(void) {
+    kit_world_t *w = kit_world_new();
+    ecs_entity_t both = kit_spawn(w, &(kit_spawn_desc_t){ .scalars = &KIT_SCALARS_DEFAULT, .hidden = true });
+    ecs_entity_t hidden = kit_spawn(w, &(kit_spawn_desc_t){ .hidden = true, .pos = &KIT_POS_DEFAULT });
+    ecs_entity_t scalars = kit_spawn(w, &(kit_spawn_desc_t){ .scalars = &KIT_SCALARS_DEFAULT });
+    ecs_entity_t other = kit_spawn(w, &(kit_spawn_desc_t){ .floats = &KIT_FLOATS_DEFAULT, .hidden = true });
+    CHECK_EQ(w->entities.mark[ecs_entity_index(both)], 1u << 0); /* one class for both pools */
+    CHECK(kit_remove_scalars(w, both));
+    CHECK_EQ(w->entities.mark[ecs_entity_index(both)], 1u << 0); /* hidden is still there */
+    CHECK(kit_destroy(w, both));
+    CHECK_EQ(w->components.hidden.set.count, 2);
+    CHECK(kit_remove_hidden(w, hidden)); /* the mark now names a class the entity has nothing of */
+    CHECK(kit_destroy(w, hidden));
+    CHECK_EQ(w->components.hidden.set.count, 1);
+    CHECK_EQ(w->components.scalars.set.count, 1);
+    CHECK_EQ(w->components.pos.set.count, 0);
+    /* Through a save and a load, whose inserts mark the loaded entities. */
+    char *json = kit_world_to_json(w);
+    CHECK(json != NULL);
+    kit_world_t *back = kit_world_new();
+    ecs_error_t err = { 0 };
+    CHECK(kit_world_from_json(back, json, &err));
+    free(json);
+    CHECK_EQ(back->entities.mark[ecs_entity_index(other)], (1u << 1) | (1u << 0)); /* floats, hidden */
+    CHECK(kit_destroy(back, other));
+    CHECK_EQ(back->components.hidden.set.count, 0);
+    CHECK_EQ(back->components.floats.set.count, 0);
+    CHECK(kit_has_scalars(back, scalars));
+    CHECK(kit_destroy(back, scalars));
+    CHECK_EQ(back->components.scalars.set.count, 0);
+    CHECK_EQ(kit_count(back), 0);
+    /* The slot a destroy frees is handed out unmarked. */
+    ecs_entity_t again = kit_spawn(back, &(kit_spawn_desc_t){ .marked = true });
+    CHECK_EQ(back->entities.mark[ecs_entity_index(again)], 0); /* marked has slot storage: no mark */
+    CHECK(!kit_has_hidden(back, again) && !kit_has_scalars(back, again) && kit_has_marked(back, again));
+    kit_world_free(back);
+    kit_world_free(w);
+}
+
 static void test_component_calls(void) {
     kit_world_t *w = kit_world_new();
     ecs_entity_t e = kit_spawn(w, NULL);
@@ -897,6 +940,7 @@ int main(void) {
     test_defaults();
     test_prefabs();
     test_destroy_alive_count();
+    test_destroy_pools_by_mark();
     test_component_calls();
     test_ref();
     test_singletons();

@@ -349,18 +349,44 @@ static void test_free_stack_out_of_memory(void) {
     ecs_entities_fini(&t);
 }
 
-/* The table's memory: 4 bytes of generation and a live bit per slot allocated, 4 bytes per
- * free-stack entry; nothing for the free stack until a slot is freed. */
+/* The table's memory: 4 bytes of generation, a byte of marks and a live bit per slot
+ * allocated, 4 bytes per free-stack entry; nothing for the free stack until a slot is freed. */
 static void test_memory(void) {
     ecs_entities_t t = { 0 };
     for (int k = 0; k < 100; k++) ecs_entities_create(&t);
     CHECK_EQ(t.capacity, 128);
-    CHECK_EQ(ecs_entities_memory(&t), 128 * 4 + 2 * 8);
+    CHECK_EQ(ecs_entities_memory(&t), 128 * 5 + 2 * 8);
     ecs_entities_fini(&t);
     t.limit = 1000; /* fixed storage: exactly the limit */
     CHECK(ecs_entities_reserve(&t, 1000));
-    CHECK_EQ(ecs_entities_memory(&t), 1000 * 4 + 16 * 8 + 1000 * 4);
+    CHECK_EQ(ecs_entities_memory(&t), 1000 * 5 + 16 * 8 + 1000 * 4);
     ecs_entities_fini(&t);
+}
+
+/* The owner's marks are zero in every slot it is handed: new slots, slots grown past the
+ * first allocation, a freed slot reused, and every slot after a restore. */
+static void test_marks_zero_when_handed_out(void) {
+    ecs_entities_t t = { 0 };
+    ecs_entity_t ids[200];
+    for (int k = 0; k < 200; k++) { /* 200 slots: the table grows from 64 twice */
+        ids[k] = ecs_entities_create(&t);
+        CHECK_EQ(t.mark[ecs_entity_index(ids[k])], 0);
+        t.mark[ecs_entity_index(ids[k])] = (uint8_t)(k | 1);
+    }
+    CHECK_EQ(t.mark[199], 199 | 1); /* growing kept the marks of live slots */
+    CHECK_EQ(t.mark[3], 3 | 1);
+    CHECK(ecs_entities_destroy(&t, ids[77]));
+    CHECK_EQ(t.mark[77], 0);
+    ecs_entity_t again = ecs_entities_create(&t);
+    CHECK_EQ(ecs_entity_index(again), 77);
+    CHECK_EQ(t.mark[77], 0);
+    CHECK_EQ(t.mark[76], 76 | 1); /* the neighbours keep theirs */
+    CHECK_EQ(t.mark[78], 78 | 1);
+    ecs_entity_t keep[2] = { ids[5], ids[150] };
+    CHECK(ecs_entities_restore(&t, keep, 2, 200, NULL));
+    for (uint32_t i = 0; i < t.capacity; i++) CHECK_EQ(t.mark[i], 0);
+    ecs_entities_fini(&t);
+    CHECK(t.mark == NULL);
 }
 
 int main(void) {
@@ -368,6 +394,7 @@ int main(void) {
     test_issued_is_not_alive();
     test_next_generations();
     test_free_stack_out_of_memory();
+    test_marks_zero_when_handed_out();
     test_memory();
     test_stale_ids_stay_stale();
     test_growth();
