@@ -180,9 +180,38 @@ static double W(iterate_sparse)(size_t n) {
     return t / (double)(reps * matched);
 }
 
-static double W(churn)(size_t n) {
+/* The world of W(populate), and beside each P+V entity one that churn never touches holding
+ * each of filler0..filler19 with probability 1/2: 20 more pools with members, whose sparse
+ * pages cover the churned slots, as in a game with many component types. Added through the
+ * metadata (one loop for every schema size). */
+static S(world_t) *W(populate_with_others)(size_t n, ecs_entity_t *ids) {
+    S(world_t) *w = S(world_new)();
+    if (!w) fail("out of memory");
+    const S(filler0_t) one = { 1 }; /* every filler is one u32 */
+    uint64_t seed = 777;
+    for (size_t k = 0; k < n; k++) {
+        S(position_t) p = { (float)k, 1.0f };
+        S(velocity_t) v = { 1.0f, (float)(k & 7) };
+        ids[k] = S(spawn)(w, &(S(spawn_desc_t)){ .position = &p, .velocity = &v });
+        ecs_entity_t other = S(spawn)(w, NULL);
+        if (ids[k] == ECS_NULL || other == ECS_NULL) fail("spawn failed");
+        uint64_t coins = next_random(&seed);
+        for (uint32_t c = 0; c < S(meta).component_count; c++) {
+            const ecs_meta_component_t *m = &S(meta).components[c];
+            unsigned f;
+            if (sscanf(m->name, "filler%u", &f) == 1 && f < 20 && (coins >> f & 1u) && !ecs_meta_add(w, m, other, &one))
+                fail("add failed");
+        }
+    }
+    return w;
+}
+
+/* Destroy+create of random P+V entities, 10 % of n per frame; `others`: among the entities
+ * of W(populate_with_others), where destroy must tell which of 22 pools hold the entity. */
+static double W(churn_among)(size_t n, bool others) {
     ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    S(world_t) *w = W(populate)(n, ids, 0);
+    S(world_t) *w = others ? W(populate_with_others)(n, ids) : W(populate)(n, ids, 0);
+    size_t all = S(count)(w);
     S(position_t) p = { 1.0f, 2.0f };
     S(velocity_t) v = { 3.0f, 4.0f };
     const S(spawn_desc_t) desc = { .position = &p, .velocity = &v };
@@ -202,10 +231,18 @@ static double W(churn)(size_t n) {
 #endif
     }
     double t = now_ns() - t0;
-    if (S(count)(w) != n || S(query_move)(w).count != n) fail("churn: wrong count");
+    if (S(count)(w) != all || S(query_move)(w).count != n) fail("churn: wrong count");
     S(world_free)(w);
     free(ids);
     return t / (double)(frames * per_frame);
+}
+
+static double W(churn)(size_t n) {
+    return W(churn_among)(n, false);
+}
+
+static double W(churn_others)(size_t n) {
+    return W(churn_among)(n, true);
 }
 
 static double W(add_remove)(size_t n) {
@@ -298,6 +335,7 @@ static const workload_t W(workloads)[] = {
     { "iterate ad-hoc EACH(P, V)", "ns/entity", W(iterate_each), base_iterate, false },
     { "iterate P,V,D 1 in 4 (view)", "ns/match", W(iterate_sparse), base_iterate_sparse, false },
     { "destroy+create 10%/frame", "ns/pair", W(churn), base_churn, false },
+    { "destroy+create, 20 more pools", "ns/pair", W(churn_others), base_churn, false },
     { "add+remove one component", "ns/pair", W(add_remove), base_add_remove, false },
     { "random get by id", "ns/get", W(random_get), base_random_get, false },
     { "random get, rows shuffled", "ns/get", W(random_get_shuffled), base_random_get, false },
