@@ -4,8 +4,8 @@
 
 #include "ecs_types.h"
 
-/* Per slot, a 32-bit generation and a live bit (4.1 bytes a slot, so that a get or a liveness
- * test touches little memory):
+/* Per slot, a 32-bit generation and a live bit (with the mark byte below, 5.1 bytes a slot, so
+ * that a get or a liveness test touches little memory):
  *   live:    the live entity's generation, live bit set;
  *   free:    the generation its next entity gets, live bit clear; the slot is on the free
  *            stack (last freed, first reused);
