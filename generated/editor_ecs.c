@@ -642,9 +642,9 @@ ecs_entity_t editor_spawn_spawn_point_with(editor_world_t *w, const editor_spawn
  * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
  * entity's classes"). */
 static inline uint64_t editor__pools_of(const editor_world_t *w, uint32_t i, uint32_t k) {
-    uint64_t pools = w->nonempty_pools[k], all_but_one = pools & (pools - 1u);
+    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
     if (!(all_but_one & (all_but_one - 1u))) return pools;
-    return pools & w->entities.mark[i] * UINT64_C(0x0101010101010101); /* the classes' bits in every byte */
+    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {

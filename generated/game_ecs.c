@@ -746,9 +746,9 @@ ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *ov
  * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
  * entity's classes"). */
 static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_t k) {
-    uint64_t pools = w->nonempty_pools[k], all_but_one = pools & (pools - 1u);
+    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
     if (!(all_but_one & (all_but_one - 1u))) return pools;
-    return pools & w->entities.mark[i] * UINT64_C(0x0101010101010101); /* the classes' bits in every byte */
+    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
