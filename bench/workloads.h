@@ -188,6 +188,11 @@ static S(world_t) *W(populate_with_others)(size_t n, ecs_entity_t *ids) {
     S(world_t) *w = S(world_new)();
     if (!w) fail("out of memory");
     const S(filler0_t) one = { 1 }; /* every filler is one u32 */
+    const ecs_meta_component_t *filler[20] = { 0 };
+    for (uint32_t c = 0; c < S(meta).component_count; c++) {
+        unsigned f;
+        if (sscanf(S(meta).components[c].name, "filler%u", &f) == 1 && f < 20) filler[f] = &S(meta).components[c];
+    }
     uint64_t seed = 777;
     for (size_t k = 0; k < n; k++) {
         S(position_t) p = { (float)k, 1.0f };
@@ -196,12 +201,8 @@ static S(world_t) *W(populate_with_others)(size_t n, ecs_entity_t *ids) {
         ecs_entity_t other = S(spawn)(w, NULL);
         if (ids[k] == ECS_NULL || other == ECS_NULL) fail("spawn failed");
         uint64_t coins = next_random(&seed);
-        for (uint32_t c = 0; c < S(meta).component_count; c++) {
-            const ecs_meta_component_t *m = &S(meta).components[c];
-            unsigned f;
-            if (sscanf(m->name, "filler%u", &f) == 1 && f < 20 && (coins >> f & 1u) && !ecs_meta_add(w, m, other, &one))
-                fail("add failed");
-        }
+        for (unsigned f = 0; f < 20; f++)
+            if ((coins >> f & 1u) && !ecs_meta_add(w, filler[f], other, &one)) fail("add failed");
     }
     return w;
 }
