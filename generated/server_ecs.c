@@ -144,8 +144,9 @@ static void server__group0_leave(server_world_t *w, ecs_entity_t e) {
  * there: the same rows as leaving each group and then the pool, but e's rows and entries are
  * never written (a destroy at random stores fewer lines). Rows are looked up before any
  * moves: a member of a group sits at the row it has in the group's first pool in every pool
- * the group owns. Other pools e is in are left to destroy's walk. */
-static void server__groups_drop(server_world_t *w, ecs_entity_t e) {
+ * the group owns. Sets the bits of those pools in `dropped` (a word per word of
+ * nonempty_pools); other pools e is in are left to destroy's walk, which skips these. */
+static void server__groups_drop(server_world_t *w, ecs_entity_t e, uint64_t dropped[1]) {
     uint32_t row_position = ecs_sparse_row(&w->components.position.set, e);
     uint32_t n0 = w->groups.g0;
     bool in0 = row_position < n0;
@@ -161,7 +162,10 @@ static void server__groups_drop(server_world_t *w, ecs_entity_t e) {
         hole = n0 - 1u;
         server__velocity_erase(w, e, hole);
     }
-    if (in0) w->groups.g0 = n0 - 1u;
+    if (in0) {
+        w->groups.g0 = n0 - 1u;
+        dropped[0] |= UINT64_C(0x0000000000000003);
+    }
 }
 
 /* Brings e's memberships up to date: e leaves the groups a component it gained excludes
@@ -700,10 +704,11 @@ static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uin
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
     if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
-    server__groups_drop(w, e);
-    /* Only the pools that may hold e: a switch per bit. */
+    uint64_t dropped[1] = { 0 };
+    server__groups_drop(w, e, dropped);
+    /* Only the pools that may hold e and that groups_drop left: a switch per bit. */
     for (uint32_t k = 0; k < 1u; k++) {
-        for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), k); bits; bits &= bits - 1u) {
+        for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
             uint32_t row;
             switch (k * 64u + ecs_lowest_bit(bits)) {
             case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(w, e, row); break;

@@ -585,6 +585,16 @@ class Schema:
                 words[c.pool_word] |= c.pool_bit_value
         return [f"UINT64_C(0x{v:016x})" for v in words]
 
+    def dropped_words(self, group):
+        """The words of nonempty_pools (index, C constant) with the bits of the pools whose
+        outermost group is `group`: groups_drop_fn takes an entity in that group out of them,
+        so destroy's walk need not probe them again."""
+        words = {}
+        for c in self.pooled:
+            if c.groups and c.groups[0] is group:
+                words[c.pool_word] = words.get(c.pool_word, 0) | c.pool_bit_value
+        return [(k, f"UINT64_C(0x{v:016x})") for k, v in sorted(words.items())]
+
     @property
     def data(self):
         return [c for c in self.components if c.pooled and not c.tag]
