@@ -612,8 +612,9 @@ class Schema:
         """The pooled components in runs of 4, each run skipped with one test when the desc
         leaves it out: a desc naming two of 32 components tests 8 runs and 4 pointers, not 32
         pointers one by one. Past 16 runs (64 components) the runs go in blocks of 4, one more
-        test each, so that 512 components cost 32 tests, not 128. A list of blocks, each a
-        list of runs."""
+        test each, so that 512 components cost 32 tests, not 128; the bits body tests each
+        word of bits (4 blocks) first, so that it costs 8. A list of blocks, each a list of
+        runs, 4 blocks to a word of bits."""
         pooled = self.pooled
         runs = [pooled[k:k + 4] for k in range(0, len(pooled), 4)]
         if len(runs) <= 16:
