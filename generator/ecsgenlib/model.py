@@ -575,25 +575,26 @@ class Schema:
         """The 64-bit words of the world's nonempty_pools: one bit per pool."""
         return (len(self.pooled) + 63) // 64
 
-    @property
-    def slot_pool_words(self):
-        """Per word of nonempty_pools, the bits of the slot-storage pools, as C constants (an
-        entity's mark does not name them: its slot mask says exactly which it has)."""
+    def pool_words_of(self, pools):
+        """The bits of `pools` in each word of nonempty_pools, as C constants."""
         words = [0] * self.pool_words
-        for c in self.pooled:
-            if c.slot:
-                words[c.pool_word] |= c.pool_bit_value
+        for c in pools:
+            words[c.pool_word] |= c.pool_bit_value
         return [f"UINT64_C(0x{v:016x})" for v in words]
 
+    @property
+    def slot_pool_words(self):
+        """Per word of nonempty_pools, the bits of the slot-storage pools (an entity's mark does
+        not name them: its slot mask says exactly which it has)."""
+        return self.pool_words_of(c for c in self.pooled if c.slot)
+
     def dropped_words(self, group):
-        """The words of nonempty_pools (index, C constant) with the bits of the pools whose
+        """The words of nonempty_pools (index, C constant) with bits of the pools whose
         outermost group is `group`: groups_drop_fn takes an entity in that group out of them,
         so destroy's walk need not probe them again."""
-        words = {}
-        for c in self.pooled:
-            if c.groups and c.groups[0] is group:
-                words[c.pool_word] = words.get(c.pool_word, 0) | c.pool_bit_value
-        return [(k, f"UINT64_C(0x{v:016x})") for k, v in sorted(words.items())]
+        mine = [c for c in self.pooled if c.groups and c.groups[0] is group]
+        words = self.pool_words_of(mine)
+        return [(k, words[k]) for k in sorted({c.pool_word for c in mine})]
 
     @property
     def data(self):
