@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Measures the edit -> rebuild loop of a project that uses ecsgen (docs/performance.md,
+"Rebuild time").
+
+Builds, in a temporary directory, a meson project that uses this checkout as its
+subprojects/ecsgen (the way README.md shows) with a schema of COUNT components from
+bench/gen_schema.py, a main.c and SYSTEMS user translation units that each include the
+generated header and use position, velocity and one filler component. Then it adds a field
+to one component (filler50, which no user file names), rebuilds, removes it again, rebuilds,
+EDITS times each way, and reports per rebuild: wall time, what ninja ran (from .ninja_log:
+the generator, each compile, the link, with their own times) and how many translation
+units recompiled. Also a from-scratch build of a LARGE-component schema.
+
+    measure_rebuild.py [--count 100] [--systems 10] [--edits 3] [--large 512]
+                       [--opt 2 --opt 0] [--json] [--keep DIR]
+
+Run it under `nice` on a shared machine; figures move with the machine's load (it prints
+the load average before and after)."""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import gen_schema  # noqa: E402  (bench/gen_schema.py, beside this file)
+
+EDITED = "filler50"
+
+MESON_BUILD = """project('rebuild', 'c', default_options: ['c_std=c11', 'warning_level=3', 'werror=true'])
+ecsgen_dep = dependency('ecsgen', fallback: ['ecsgen', 'ecsgen_dep'])
+ecsgen = find_program('ecsgen')
+ecs = custom_target('{name}_ecs', input: '{name}.json', output: ['{name}_ecs.h', '{name}_ecs.c'],
+  depfile: '{name}_ecs.d', command: [ecsgen, '@INPUT@', '--out', '@OUTDIR@', '--depfile', '@DEPFILE@'])
+executable('game', 'main.c', {systems}, ecs, dependencies: ecsgen_dep)
+"""
+
+SYSTEM_C = """#include "{name}_ecs.h"
+
+/* A system: moves every entity and counts those with filler{k}. */
+int system_{k}({name}_world_t *w, float dt) {{
+    int n = 0;
+    {NAME}_EACH(w, it, position, velocity) {{
+        {NAME}_FIELD(it, position, x) += {NAME}_FIELD(it, velocity, x) * dt;
+    }}
+    {NAME}_EACH(w, it, filler{k}) {{
+        n += (int){NAME}_FIELD(it, filler{k}, value);
+    }}
+    return n;
+}}
+"""
+
+MAIN_C = """#include <stdio.h>
+#include "{name}_ecs.h"
+
+{decls}
+int main(void) {{
+    {name}_world_t *w = {name}_world_new();
+    if (!w) return 1;
+    for (int i = 0; i < 100; i++) {{
+        ecs_entity_t e = {name}_spawn(w, &({name}_spawn_desc_t){{.position = &({name}_position_t){{0}},
+            .velocity = &({name}_velocity_t){{1, 0}}}});
+        {name}_add_filler0(w, e, ({name}_filler0_t){{1}});
+    }}
+    int n = 0;
+{calls}    printf("%d\\n", n);
+    {name}_world_free(w);
+    return 0;
+}}
+"""
+
+
+def copy_repository(target):
+    """The source tree as a clean checkout has it: no .git, build directories or caches."""
+    def ignore(directory, names):
+        skip = {n for n in names if n in (".git", "__pycache__") or n.endswith(".pyc")}
+        if os.path.samefile(directory, ROOT):
+            skip |= {n for n in names if n.startswith("build")}
+        return skip
+    shutil.copytree(ROOT, target, ignore=ignore, symlinks=True)
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def make_project(directory, count, systems):
+    """The consumer project for a COUNT-component schema; returns the schema's name."""
+    document = gen_schema.schema(count)
+    name = document["name"]
+    write(os.path.join(directory, name + ".json"), json.dumps(document, indent=1) + "\n")
+    files = [f"system_{k}.c" for k in range(systems)]
+    for k in range(systems):
+        write(os.path.join(directory, files[k]), SYSTEM_C.format(name=name, NAME=name.upper(), k=k))
+    decls = "".join(f"int system_{k}({name}_world_t *w, float dt);\n" for k in range(systems))
+    calls = "".join(f"    n += system_{k}(w, 0.5f);\n" for k in range(systems))
+    write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls=decls, calls=calls))
+    write(os.path.join(directory, "meson.build"),
+          MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files)))
+    return name
+
+
+def run(command, cwd):
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def ninja_log(build, since_ns):
+    """The steps of build/.ninja_log whose output was written since since_ns (ninja 1.10+
+    records mtimes in ns; the log may be compacted between runs, so its order says
+    nothing): (start ms, end ms, output)."""
+    entries = []
+    with open(os.path.join(build, ".ninja_log"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            start, end, mtime, output = line.split("\t")[:4]
+            if int(mtime) >= since_ns:
+                entries.append((int(start), int(end), output))
+    return entries
+
+
+def classify(output, name):
+    """Which part of the rebuild an output of ninja is."""
+    if output in (f"{name}_ecs.h", f"{name}_ecs.c"):
+        return "generator"
+    if output.endswith(".o") and f"{name}_ecs.c" in output:
+        return "generated .c"
+    if output.endswith(".o") and "subprojects" in output:
+        return "runtime"
+    if output.endswith(".o"):
+        return "user TU"
+    if output.endswith(".so") or output.endswith(".a") or output == "game":
+        return "link"
+    return "other"
+
+
+def timed_build(build, name):
+    """Runs meson compile; returns wall seconds and the steps ninja ran, by part."""
+    since = time.time_ns() - 50_000_000  # file times tick coarser than the clock
+    start = time.perf_counter()
+    run(["meson", "compile", "-C", build], cwd=build)
+    wall = time.perf_counter() - start
+    steps = {}
+    seen = set()
+    for begin, end, output in ninja_log(build, since):
+        part = classify(output, name)
+        key = (begin, end, part)
+        if part == "generator" and key in seen:  # one run writes both files
+            continue
+        seen.add(key)
+        steps.setdefault(part, []).append((end - begin) / 1000)
+    return wall, steps
+
+
+def edit(schema_path, add):
+    with open(schema_path, encoding="utf-8") as f:
+        document = json.load(f)
+    fields = document["components"][EDITED]["fields"]
+    if add:
+        fields["added"] = "f32"
+    else:
+        fields.pop("added")
+    write(schema_path, json.dumps(document, indent=1) + "\n")
+
+
+def lines(path):
+    with open(path, encoding="utf-8") as f:
+        return sum(1 for _ in f)
+
+
+def measure(tmp, count, systems, opt, edits):
+    project = os.path.join(tmp, f"c{count}-O{opt}")
+    os.makedirs(project)
+    copy_repository(os.path.join(project, "subprojects", "ecsgen"))
+    name = make_project(project, count, systems)
+    build = os.path.join(project, "build")
+    run(["meson", "setup", build, f"-Doptimization={opt}", "-Ddebug=false"], cwd=project)
+    full_wall, full_steps = timed_build(build, name)
+    result = {"components": count, "optimization": f"-O{opt}", "user TUs": systems + 1,
+              "header lines": lines(os.path.join(build, f"{name}_ecs.h")),
+              ".c lines": lines(os.path.join(build, f"{name}_ecs.c")),
+              "from scratch": {"wall s": round(full_wall, 2), "steps": summarise(full_steps)},
+              "rebuilds": []}
+    for k in range(2 * edits):
+        edit(os.path.join(project, name + ".json"), add=(k % 2 == 0))
+        wall, steps = timed_build(build, name)
+        result["rebuilds"].append({"wall s": round(wall, 2), "steps": summarise(steps)})
+    walls = [r["wall s"] for r in result["rebuilds"]]
+    if walls:
+        result["rebuild median wall s"] = round(statistics.median(walls), 2)
+    return result
+
+
+def summarise(steps):
+    """Per part: how many steps ninja ran and the sum of their own times."""
+    return {part: {"n": len(times), "s": round(sum(times), 2), "max s": round(max(times), 2)}
+            for part, times in sorted(steps.items())}
+
+
+def print_result(r):
+    print(f"{r['components']} components, {r['optimization']}: header {r['header lines']:,} lines, "
+          f".c {r['.c lines']:,} lines, {r['user TUs']} user TUs")
+    def show(label, entry):
+        parts = ", ".join(f"{part} {v['n']} x ({v['s']} s, longest {v['max s']} s)"
+                          for part, v in entry["steps"].items())
+        print(f"  {label}: {entry['wall s']:.2f} s wall; {parts}")
+    show("from scratch", r["from scratch"])
+    for k, entry in enumerate(r["rebuilds"]):
+        show(f"edit {k + 1} ({'add' if k % 2 == 0 else 'remove'} a field of {EDITED})", entry)
+    if "rebuild median wall s" in r:
+        print(f"  rebuild after an edit: median {r['rebuild median wall s']:.2f} s wall")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=100, help="components of the edited schema")
+    parser.add_argument("--systems", type=int, default=10, help="user TUs beside main.c")
+    parser.add_argument("--edits", type=int, default=3, help="add+remove pairs")
+    parser.add_argument("--opt", type=int, action="append", help="optimization levels (default 2 and 0)")
+    parser.add_argument("--large", type=int, default=512, help="from-scratch schema size (0: none)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep it")
+    args = parser.parse_args()
+    if args.count < 51:
+        sys.exit("--count must be at least 51 (the edit is to filler50)")
+    tmp = args.keep or tempfile.mkdtemp(prefix="ecsgen-rebuild-")
+    results = []
+    try:
+        load = os.getloadavg()[0]
+        for opt in args.opt or [2, 0]:
+            results.append(measure(tmp, args.count, args.systems, opt, args.edits))
+            if not args.json:
+                print_result(results[-1])
+        if args.large:
+            results.append(measure(tmp, args.large, args.systems, 2, 0))
+            if not args.json:
+                print_result(results[-1])
+        if args.json:
+            print(json.dumps(results, indent=1))
+        else:
+            print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after; {os.cpu_count()} CPUs")
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
