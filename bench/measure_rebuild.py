@@ -20,6 +20,7 @@ the load average before and after)."""
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -146,11 +147,14 @@ def classify(output, name):
 
 
 def timed_build(build, name):
-    """Runs meson compile; returns wall seconds and the steps ninja ran, by part."""
+    """Runs meson compile; returns wall and CPU seconds (user + system, every process) and
+    the steps ninja ran, by part."""
     since = time.time_ns() - 50_000_000  # file times tick coarser than the clock
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     run(["meson", "compile", "-C", build], cwd=build)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
     steps = {}
     seen = set()
     for begin, end, output in ninja_log(build, since):
@@ -160,7 +164,7 @@ def timed_build(build, name):
             continue
         seen.add(key)
         steps.setdefault(part, []).append((end - begin) / 1000)
-    return wall, steps
+    return wall, cpu, steps
 
 
 def edit(schema_path, add):
@@ -186,19 +190,20 @@ def measure(tmp, count, systems, opt, edits):
     name = make_project(project, count, systems)
     build = os.path.join(project, "build")
     run(["meson", "setup", build, f"-Doptimization={opt}", "-Ddebug=false"], cwd=project)
-    full_wall, full_steps = timed_build(build, name)
+    full_wall, full_cpu, full_steps = timed_build(build, name)
     result = {"components": count, "optimization": f"-O{opt}", "user TUs": systems + 1,
               "header lines": lines(os.path.join(build, f"{name}_ecs.h")),
               ".c lines": lines(os.path.join(build, f"{name}_ecs.c")),
-              "from scratch": {"wall s": round(full_wall, 2), "steps": summarise(full_steps)},
+              "from scratch": {"wall s": round(full_wall, 2), "cpu s": round(full_cpu, 2),
+                               "steps": summarise(full_steps)},
               "rebuilds": []}
     for k in range(2 * edits):
         edit(os.path.join(project, name + ".json"), add=(k % 2 == 0))
-        wall, steps = timed_build(build, name)
-        result["rebuilds"].append({"wall s": round(wall, 2), "steps": summarise(steps)})
-    walls = [r["wall s"] for r in result["rebuilds"]]
-    if walls:
-        result["rebuild median wall s"] = round(statistics.median(walls), 2)
+        wall, cpu, steps = timed_build(build, name)
+        result["rebuilds"].append({"wall s": round(wall, 2), "cpu s": round(cpu, 2), "steps": summarise(steps)})
+    if result["rebuilds"]:
+        for key in ("wall s", "cpu s"):
+            result["rebuild median " + key] = round(statistics.median(r[key] for r in result["rebuilds"]), 2)
     return result
 
 
@@ -214,12 +219,13 @@ def print_result(r):
     def show(label, entry):
         parts = ", ".join(f"{part} {v['n']} x ({v['s']} s, longest {v['max s']} s)"
                           for part, v in entry["steps"].items())
-        print(f"  {label}: {entry['wall s']:.2f} s wall; {parts}")
+        print(f"  {label}: {entry['wall s']:.2f} s wall, {entry['cpu s']:.2f} s CPU; {parts}")
     show("from scratch", r["from scratch"])
     for k, entry in enumerate(r["rebuilds"]):
         show(f"edit {k + 1} ({'add' if k % 2 == 0 else 'remove'} a field of {EDITED})", entry)
     if "rebuild median wall s" in r:
-        print(f"  rebuild after an edit: median {r['rebuild median wall s']:.2f} s wall")
+        print(f"  rebuild after an edit: median {r['rebuild median wall s']:.2f} s wall, "
+              f"{r['rebuild median cpu s']:.2f} s CPU")
 
 
 def main():

@@ -83,25 +83,21 @@ def main(argv=None):
         print("\n".join(o.file for o in outputs.in_out_dir()))
         return 0
     interpreter.ensure_modules("ecsgen", __file__)
-    from ecsgenlib.errors import SchemaError, SchemaErrors
+    from ecsgenlib.errors import SCHEMA_PROBLEMS, report
     from ecsgenlib import pipeline
     from ecsgenlib.writer import WriteError
     try:
         files = {outputs.dest(o): getattr(args, outputs.dest(o)) for o in outputs.opt_in()}
         written, inputs = pipeline.generate(args.schema, args.out, files)
-    except SchemaError as e:
-        print(e, file=sys.stderr)
-        return 1
-    except SchemaErrors as e:
-        for error in e.errors:
-            print(error, file=sys.stderr)
+    except SCHEMA_PROBLEMS as e:
+        report(e)
         return 1
     if args.check:
         return 0
     try:
         pipeline.write_outputs(written, args.depfile, inputs)
     except WriteError as e:
-        print(e, file=sys.stderr)
+        report(e)
         return 1
     return 0
 

@@ -62,10 +62,11 @@ def main(argv=None):
 
 def run_diff(args):
     from dumplib import document, diff
+    from ecsgenlib.errors import report
     try:
         lines = diff.diff(args.a, document.read(args.a), args.b, document.read(args.b))
     except document.DumpError as e:
-        print(e, file=sys.stderr)
+        report(e)
         return 2
     for line in lines:
         print(line)
@@ -74,10 +75,11 @@ def run_diff(args):
 
 def run_stats(args):
     from dumplib import document, stats
+    from ecsgenlib.errors import report
     try:
         lines = stats.stats(args.dump, document.read(args.dump))
     except document.DumpError as e:
-        print(e, file=sys.stderr)
+        report(e)
         return 2
     print(f"{args.dump}: " + "\n".join(lines))
     return 0
@@ -87,26 +89,22 @@ def run_check(args):
     interpreter.ensure_modules("ecsgen-dump", __file__)
     from dumplib import check, document
     from ecsgenlib import pipeline
-    from ecsgenlib.errors import SchemaError, SchemaErrors
+    from ecsgenlib.errors import SCHEMA_PROBLEMS, report
     try:
         schema, _ = pipeline.build(args.schema)
-    except SchemaError as e:
-        print(e, file=sys.stderr)
-        return 2
-    except SchemaErrors as e:
-        for error in e.errors:
-            print(error, file=sys.stderr)
+    except SCHEMA_PROBLEMS as e:
+        report(e)
         return 2
     status = 0
     for path in args.dumps:
         try:
             result = check.check_file(path, schema, args.lax)
         except document.Unreadable as e:
-            print(e, file=sys.stderr)
+            report(e)
             status = 2
             continue
         except document.DumpError as e:
-            print(e, file=sys.stderr)
+            report(e)
             status = max(status, 1)
             continue
         print(f"{path}: loads: schema {schema.name} version {result.version}, {result.entities} entities")

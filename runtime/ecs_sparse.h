@@ -61,7 +61,7 @@ static inline uint32_t ecs_sparse_row(const ecs_sparse_t *s, ecs_entity_t e) {
  * branch learns that and it returns row. Two empty asm statements keep the compilers from
  * undoing this: the first hides that the copy equals row inside the branch (clang would
  * read at row, they being equal), the second keeps it a branch (gcc would make it a
- * conditional move, which waits for row). Checked in the disassembly of both, 2026-11-25. */
+ * conditional move, which waits for row): check the disassembly of both after a change. */
 static ECS_ALWAYS_INLINE uint32_t ecs_sparse_read_row(uint32_t row, uint32_t slot) {
 #if defined(__GNUC__) || defined(__clang__)
     uint32_t at = slot;
@@ -159,9 +159,8 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 /* Removes member e, at `row`, by moving the last member into it, and returns the row it
  * came from (the new count). The owner then moves its field values the same way:
  * `if (from != row) x[row] = x[from];`. The caller names e, so row's entry is not read:
- * one cache miss fewer when rows are random. Always inline: left to gcc, it went out of line
- * in bench32's destroy once spawn had two bodies, a call per pool (sparse churn at 1M 4.23x
- * against 3.98x inlined, 2026-11-26). */
+ * one cache miss fewer when rows are random. Always inline: left to gcc, it can go out of
+ * line in a large destroy, a call per pool in the churn loop (docs/performance.md). */
 static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
     uint32_t last = --s->count;
     s->version++;

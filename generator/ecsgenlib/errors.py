@@ -1,6 +1,7 @@
 """The one error type of the generator: a problem at a place in a schema file."""
 
 import difflib
+import sys
 
 
 class SchemaError(Exception):
@@ -20,11 +21,22 @@ class SchemaError(Exception):
 
 
 class SchemaErrors(Exception):
-    """Every problem found in one schema, in the order they were found."""
+    """Every problem found in one schema, in the order they were found (its text: one line
+    each)."""
 
     def __init__(self, errors):
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = list(errors)
+
+
+SCHEMA_PROBLEMS = (SchemaError, SchemaErrors)  # what building a model from a schema may raise
+
+
+def report(error):
+    """How ecsgen and ecsgen-dump print a problem (a SchemaError, every error of a
+    SchemaErrors, a dump's DumpError, a WriteError): its text on stderr, one line per
+    problem, each already saying `file: where: what`."""
+    print(error, file=sys.stderr)
 
 
 def _printable(text):

@@ -13,6 +13,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def whole_schemas():
+    """schema/*.json that are whole schemas (shared fragments have no "name"): the schemas
+    whose output generated/ holds (test_generator.py checks the same list)."""
     out = []
     for path in sorted(glob.glob(os.path.join(ROOT, "schema", "*.json"))):
         with open(path, encoding="utf-8") as f:

@@ -5,7 +5,6 @@ and write nothing)."""
 
 import difflib
 import glob
-import json
 import os
 import shutil
 import subprocess
@@ -19,22 +18,13 @@ ECSGEN = os.path.join(ROOT, "generator", "ecsgen.py")
 BAD = os.path.join(HERE, "bad")
 sys.path.insert(0, os.path.join(ROOT, "generator"))
 from ecsgenlib import outputs  # noqa: E402  the output registry: which files --out writes
+from refresh_generated import whole_schemas  # noqa: E402  the schemas generated/ holds (beside this file)
 GAME_FILES = sorted(outputs.out_files("game"))  # game_ecs.c, game_ecs.h
 
 
 def run_ecsgen(*args, cwd=None, env=None):
     return subprocess.run([sys.executable, ECSGEN, *args], cwd=cwd, env=env,
                           capture_output=True, text=True)
-
-
-def whole_schemas():
-    """schema/*.json that are whole schemas (shared fragments have no "name")."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "schema", "*.json"))):
-        with open(path, encoding="utf-8") as f:
-            if "name" in json.load(f):
-                out.append(path)
-    return out
 
 
 def snapshot(directory):

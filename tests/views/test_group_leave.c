@@ -2,7 +2,7 @@
  * group's packed rows, and the body may make the current entity leave groups (destroy, remove
  * a component the walked group or a nested one needs, add a tag a nested group excludes),
  * each a swap with a group's last row. In worlds of up to 6,000 entities, with nested groups
- * whose counts fall anywhere (tests/views.json: move_free inside move and inside heavy),
+ * whose counts fall anywhere (tests/views/views.json: move_free inside move and inside heavy),
  * every entity that matched when the loop started is visited exactly once, and afterwards
  * each view lists exactly the entities that match it. */
 #include <string.h>

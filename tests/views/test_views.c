@@ -1,6 +1,6 @@
 /* test_views.c: query views stay exact under random spawn, add, remove, set and destroy.
  *
- * The schema (tests/views.json) has nested owned queries (move inside move_free, heavy
+ * The schema (tests/views/views.json) has nested owned queries (move inside move_free, heavy
  * inside move_free), an alias (again = move), a query that cannot own (draw: position is
  * owned by move) and a tag-only one. After every few random operations each view must list
  * every matching entity exactly once and nothing else, with the right values at its rows;
