@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -167,6 +168,51 @@ def timed_build(build, name):
     return wall, cpu, steps
 
 
+def cpu_of(command, cwd):
+    """CPU seconds (user + system) of one command run alone."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def parts_alone(project, build, name, repeat=3):
+    """The CPU time of each part of a rebuild, each run alone (best of REPEAT: the least
+    disturbed by other jobs): the generator, the generated .c's compile, a user TU's compile
+    (system_0.c) and an empty TU that only includes the header."""
+    with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+        commands = {os.path.basename(c["file"]): c for c in json.load(f)}
+    empty = os.path.join(project, "empty.c")
+    write(empty, f'#include "{name}_ecs.h"\n')
+
+    def compile_alone(source, file):
+        argv = shlex.split(commands[source]["command"])
+        out = []
+        skip = False
+        for a in argv:  # no dependency file, the object to /dev/null
+            if skip:
+                skip = False
+            elif a in ("-MD", "-MMD"):
+                continue
+            elif a in ("-MQ", "-MF", "-o"):
+                skip = True
+            elif a == commands[source]["file"]:
+                out.append(file)
+            else:
+                out.append(a)
+        return out + ["-o", os.devnull]
+
+    generated = f"{name}_ecs.c"
+    steps = {
+        "generator": [sys.executable, os.path.join(project, "subprojects", "ecsgen", "generator", "ecsgen.py"),
+                      os.path.join(project, name + ".json"), "--out", os.path.join(project, "alone")],
+        "generated .c": compile_alone(generated, commands[generated]["file"]),
+        "user TU (system_0.c)": compile_alone("system_0.c", commands["system_0.c"]["file"]),
+        "TU that only includes the header": compile_alone("system_0.c", empty),
+    }
+    return {part: round(min(cpu_of(command, build) for _ in range(repeat)), 2) for part, command in steps.items()}
+
+
 def edit(schema_path, add):
     with open(schema_path, encoding="utf-8") as f:
         document = json.load(f)
@@ -201,6 +247,7 @@ def measure(tmp, count, systems, opt, edits):
         edit(os.path.join(project, name + ".json"), add=(k % 2 == 0))
         wall, cpu, steps = timed_build(build, name)
         result["rebuilds"].append({"wall s": round(wall, 2), "cpu s": round(cpu, 2), "steps": summarise(steps)})
+    result["parts alone, CPU s"] = parts_alone(project, build, name)
     if result["rebuilds"]:
         for key in ("wall s", "cpu s"):
             result["rebuild median " + key] = round(statistics.median(r[key] for r in result["rebuilds"]), 2)
@@ -223,6 +270,7 @@ def print_result(r):
     show("from scratch", r["from scratch"])
     for k, entry in enumerate(r["rebuilds"]):
         show(f"edit {k + 1} ({'add' if k % 2 == 0 else 'remove'} a field of {EDITED})", entry)
+    print("  each part alone (CPU s, best of 3): " + ", ".join(f"{k} {v}" for k, v in r["parts alone, CPU s"].items()))
     if "rebuild median wall s" in r:
         print(f"  rebuild after an edit: median {r['rebuild median wall s']:.2f} s wall, "
               f"{r['rebuild median cpu s']:.2f} s CPU")
