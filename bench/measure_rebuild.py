@@ -32,7 +32,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "consumer"))
 import gen_schema  # noqa: E402  (bench/gen_schema.py, beside this file)
+from projects import copy_repository, run  # noqa: E402  (what the consumer tests use too)
 
 EDITED = "filler50"
 
@@ -79,16 +81,6 @@ int main(void) {{
 """
 
 
-def copy_repository(target):
-    """The source tree as a clean checkout has it: no .git, build directories or caches."""
-    def ignore(directory, names):
-        skip = {n for n in names if n in (".git", "__pycache__") or n.endswith(".pyc")}
-        if os.path.samefile(directory, ROOT):
-            skip |= {n for n in names if n.startswith("build")}
-        return skip
-    shutil.copytree(ROOT, target, ignore=ignore, symlinks=True)
-
-
 def write(path, text):
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -108,13 +100,6 @@ def make_project(directory, count, systems):
     write(os.path.join(directory, "meson.build"),
           MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files)))
     return name
-
-
-def run(command, cwd):
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
-    return result.stdout
 
 
 def ninja_log(build, since_ns):
@@ -152,7 +137,7 @@ def timed_build(build, name):
     the steps ninja ran, by part."""
     since = time.time_ns() - 50_000_000  # file times tick coarser than the clock
     start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    run(["meson", "compile", "-C", build], cwd=build)
+    run("meson", "compile", "-C", build, cwd=build)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
@@ -235,7 +220,7 @@ def measure(tmp, count, systems, opt, edits):
     copy_repository(os.path.join(project, "subprojects", "ecsgen"))
     name = make_project(project, count, systems)
     build = os.path.join(project, "build")
-    run(["meson", "setup", build, f"-Doptimization={opt}", "-Ddebug=false"], cwd=project)
+    run("meson", "setup", build, f"-Doptimization={opt}", "-Ddebug=false", cwd=project)
     full_wall, full_cpu, full_steps = timed_build(build, name)
     result = {"components": count, "optimization": f"-O{opt}", "user TUs": systems + 1,
               "header lines": lines(os.path.join(build, f"{name}_ecs.h")),

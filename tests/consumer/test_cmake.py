@@ -5,24 +5,15 @@ each run prints the expected output, and a second build with nothing changed doe
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from test_subproject import copy_repository  # noqa: E402
+from projects import copy_repository, install, run  # noqa: E402
 
 EXPECTED = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
-
-
-def run(*command, cwd=None):
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
-    return result.stdout
 
 
 class CMakeTest(unittest.TestCase):
@@ -35,7 +26,7 @@ class CMakeTest(unittest.TestCase):
 
     def consumer(self, tmp):
         project = os.path.join(tmp, "consumer")
-        shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py", "meson.build", "__pycache__"))
+        shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py", "projects.py", "meson.build", "__pycache__"))
         return project
 
     def test_as_a_source_subdirectory(self):
@@ -48,8 +39,7 @@ class CMakeTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="ecsgen-cmake-inst-") as tmp:
             prefix = os.path.join(tmp, "prefix")
             build = os.path.join(tmp, "ecsgen-build")
-            run("meson", "setup", build, ROOT, f"--prefix={prefix}", "--libdir=lib", "-Dtests=false")
-            run("meson", "install", "-C", build)
+            install(prefix, build)
             self.build_and_run(self.consumer(tmp), f"-DCMAKE_PREFIX_PATH={prefix}")
 
 

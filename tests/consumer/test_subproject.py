@@ -7,35 +7,22 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from projects import copy_repository, run  # noqa: E402
 
 
-def copy_repository(target):
-    """The source tree as a clean checkout has it: no .git, build directories or caches."""
-    def ignore(directory, names):
-        skip = {n for n in names if n in (".git", "__pycache__") or n.endswith(".pyc")}
-        if os.path.samefile(directory, ROOT):
-            skip |= {n for n in names if n.startswith("build")}
-        return skip
-    shutil.copytree(ROOT, target, ignore=ignore, symlinks=True)
-
-
-def run(*command, cwd):
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
-    return result.stdout
 
 
 class SubprojectTest(unittest.TestCase):
     def test_builds_and_regenerates_on_schema_edits(self):
         with tempfile.TemporaryDirectory(prefix="ecsgen-consumer-") as tmp:
             project = os.path.join(tmp, "consumer")
-            shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py"))
+            shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py", "projects.py", "__pycache__"))
             copy_repository(os.path.join(project, "subprojects", "ecsgen"))
             build = os.path.join(project, "build")
             run("meson", "setup", build, cwd=project)

@@ -11,19 +11,15 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CONSUMER = os.path.join(os.path.dirname(HERE), "consumer")
-
-
-def run(*command, cwd=None, env=None):
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
-    return result.stdout
+sys.path.insert(0, CONSUMER)
+from projects import install, run  # noqa: E402
 
 
 def soversion(version):
@@ -38,8 +34,7 @@ class InstallTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="ecsgen-install-") as tmp:
             prefix = os.path.join(tmp, "prefix")
             build = os.path.join(tmp, "build")
-            run("meson", "setup", build, ROOT, f"--prefix={prefix}", "--libdir=lib", "-Dtests=false")
-            run("meson", "install", "-C", build)
+            install(prefix, build)
             for path in ("bin/ecsgen", "bin/ecsgen-dump", "lib/libecsgen.a", "lib/libecsgen.so", "lib/pkgconfig/ecsgen.pc",
                          "include/ecsgen/ecs.h", "share/ecsgen/ecsgen.py", "share/ecsgen/ecsgen.schema.json",
                          "share/ecsgen/templates/ecs.h.j2", "share/ecsgen/ecsgenlib/model.py",
@@ -47,7 +42,7 @@ class InstallTest(unittest.TestCase):
                 self.assertTrue(os.path.exists(os.path.join(prefix, path)), path)
 
             work = os.path.join(tmp, "consumer")
-            shutil.copytree(CONSUMER, work, ignore=shutil.ignore_patterns("test_*.py", "meson.build"))
+            shutil.copytree(CONSUMER, work, ignore=shutil.ignore_patterns("test_*.py", "projects.py", "meson.build", "__pycache__"))
             env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
             ecsgen = os.path.join(prefix, "bin", "ecsgen")
             self.assertRegex(run(ecsgen, "--version", env=env), r"^ecsgen \d+\.\d+\.\d+$")
