@@ -2,12 +2,14 @@
 """`ecsgen-dump check` against the generated loader itself, on thousands of mutated dumps:
 for every document both must give the same verdict, and the same bytes of message (refused)
 or of report (loaded). The seeds are the fuzzer's corpus (tests/fuzz/corpus, dumps of the
-`ak` schema) and the JSON files of tests/json; the mutations are seeded (the same documents
-every run; ECSGEN_DIFF_SEED=N picks others, ECSGEN_DIFF_COUNT=N how many) and reach both the
-text rules (cJSON's parse and the RFC 8259 check: where and why a text is malformed) and the
-loader's value rules (types, ranges, ids, keys), as dumps and --lax.
+`ak` schema: every field type) and the JSON files of tests/json, and for the `evo` schema
+(renames and removals) the version-1 saves of tests/json/evolve_v1; the mutations are
+seeded (the same documents every run; ECSGEN_DIFF_SEED=N picks others, ECSGEN_DIFF_COUNT=N
+how many) and reach both the text rules (cJSON's parse and the RFC 8259 check: where and why
+a text is malformed) and the loader's value rules (types, ranges, ids, keys, old names), as
+dumps and --lax.
 
-    test_dump_differential.py LOAD_DUMP_AK
+    test_dump_differential.py LOAD_DUMP_AK LOAD_DUMP_EVO V1_JSON...
 """
 
 import glob
@@ -23,9 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TOOL = os.path.join(ROOT, "generator", "ecsgen_dump.py")
 AK = os.path.join(ROOT, "tests", "json", "allkinds.json")
+EVO = os.path.join(ROOT, "tests", "json", "evolve.json")
 SEED = int(os.environ.get("ECSGEN_DIFF_SEED", "30"))
 COUNT = int(os.environ.get("ECSGEN_DIFF_COUNT", "4000"))
-LOAD_AK = None
+LOAD_AK = LOAD_EVO = None
+V1 = []
 
 # Bytes and pieces that sit on the rules: structure, escapes (good, bad, surrogates, \u0000),
 # numbers (leading zeros, exponents, 63+ characters), controls, bytes that are not UTF-8.
@@ -46,17 +50,22 @@ VALUES = [0, -1, 1, 127, 128, -129, 255, 256, 65535, 65536, 2 ** 31, -(2 ** 31) 
           "medium", True, False, None, [], [1, 2, 3], [True, False, True], [None, "0v0"], {}, {"a": 1}]
 KEYS = ["id", "ints", "reals", "flags", "text", "link", "arrays", "state", "marked", "hidden", "config",
         "counter", "bogus", "a", "b", "c", "e", "h", "s", "d", "on", "mask", "tiny", "wide", "to", "many",
-        "i", "u", "mode", "n", "seed", "gain", "title", "\x1b]0;t\x07", "k\u009b", "constructor", ""]
+        "i", "u", "mode", "n", "seed", "gain", "title", "\x1b]0;t\x07", "k\u009b", "constructor", "",
+        "stats", "hp", "health", "mana", "place", "pos", "old_tag", "legacy", "narrow", "clock", "old_dt", "ticks"]
 
 
-def seeds():
-    """The seed documents: (name, bytes)."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "fuzz", "corpus", "*.json")) +
+def seeds(schema):
+    """The seed documents of a schema ("ak" or "evo"): (name, bytes)."""
+    if schema == "evo":
+        paths = V1
+    else:
+        paths = sorted(glob.glob(os.path.join(ROOT, "tests", "fuzz", "corpus", "*.json")) +
                        glob.glob(os.path.join(ROOT, "tests", "json", "*.json")) +
-                       glob.glob(os.path.join(ROOT, "tests", "json", "*", "*.json"))):
+                       glob.glob(os.path.join(ROOT, "tests", "json", "*", "*.json")))
+    out = []
+    for path in paths:
         with open(path, "rb") as f:
-            out.append((os.path.relpath(path, ROOT), f.read()))
+            out.append((path, f.read()))
     return out
 
 
@@ -124,17 +133,17 @@ def mutate_value(rng, doc):
     return doc
 
 
-def documents(count, seed):
+def documents(schema, count, seed):
     rng = random.Random(seed)
     out = []
-    pool = seeds()
+    pool = seeds(schema)
     parsed = []
     for _, data in pool:
         try:
             doc = json.loads(data)
         except ValueError:
             continue
-        if isinstance(doc, dict) and doc.get("schema") == "ak":  # the loader's own dumps
+        if isinstance(doc, dict) and doc.get("schema") == schema:  # the loader's own dumps
             parsed.append(doc)
     while len(out) < count:
         if rng.random() < 0.4 or not parsed:
@@ -157,9 +166,9 @@ def by_file(lines, paths):
 
 
 class Differential(unittest.TestCase):
-    def compare(self, paths, *flags):
-        ours = subprocess.run([sys.executable, TOOL, "check", *paths, "--schema", AK, *flags], capture_output=True)
-        theirs = subprocess.run([LOAD_AK, *flags, *paths], capture_output=True)
+    def compare(self, schema, loader, paths, *flags):
+        ours = subprocess.run([sys.executable, TOOL, "check", *paths, "--schema", schema, *flags], capture_output=True)
+        theirs = subprocess.run([loader, *flags, *paths], capture_output=True)
         self.assertNotIn(b"Traceback", ours.stderr)
         our_errors = by_file(ours.stderr.splitlines(), paths)
         their_errors = by_file(theirs.stderr.splitlines(), paths)
@@ -173,13 +182,13 @@ class Differential(unittest.TestCase):
                     mismatches.append((f.read()[:300], our_errors[path] or our_out[path],
                                        their_errors[path] or their_out[path]))
         refused = sum(1 for p in paths if their_errors[p])
-        print(f"{len(paths)} documents {' '.join(flags)}: {refused} refused by the loader, "
+        print(f"{len(paths)} documents of {os.path.basename(schema)} {' '.join(flags)}: {refused} refused by the loader, "
               f"{len(mismatches)} differ", file=sys.stderr)
         self.assertEqual(mismatches[:5], [], f"{len(mismatches)} of {len(paths)} differ")
         return refused
 
-    def test_check_matches_the_loader(self):
-        docs = documents(COUNT, SEED)
+    def run_schema(self, name, schema, loader, count):
+        docs = documents(name, count, SEED)
         with tempfile.TemporaryDirectory(prefix="ecsgen-diff-") as work:
             paths = []
             for k, data in enumerate(docs):
@@ -187,13 +196,20 @@ class Differential(unittest.TestCase):
                 with open(path, "wb") as f:
                     f.write(data)
                 paths.append(path)
-            refused = self.compare(paths)
+            refused = self.compare(schema, loader, paths)
             self.assertGreater(refused, len(paths) // 4)  # the mutations reach the rules
-            self.assertLess(refused, len(paths))
-            self.compare(paths[::4], "--lax")
+            self.assertLess(refused, len(paths) - len(paths) // 50)  # and many documents load
+            self.compare(schema, loader, paths[::4], "--lax")
+
+    def test_check_matches_the_loader_every_field_type(self):
+        self.run_schema("ak", AK, LOAD_AK, COUNT)
+
+    def test_check_matches_the_loader_old_names(self):
+        self.run_schema("evo", EVO, LOAD_EVO, COUNT // 4)
 
 
 if __name__ == "__main__":
-    LOAD_AK = sys.argv[1]
-    del sys.argv[1]
+    LOAD_AK, LOAD_EVO = sys.argv[1:3]
+    V1 = [path for path in sys.argv[3:] if path.endswith(".json")]
+    del sys.argv[1:]
     unittest.main()
