@@ -7,6 +7,7 @@
 """
 
 import argparse
+import os
 import signal
 import sys
 
@@ -57,7 +58,30 @@ def _version():
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    return {"diff": run_diff, "stats": run_stats, "check": run_check}[args.command](args)
+    try:
+        return {"diff": run_diff, "stats": run_stats, "check": run_check}[args.command](args)
+    except (RecursionError, MemoryError) as e:  # exit 1 means "different" or "refused": never this
+        _err(f"ecsgen-dump: {type(e).__name__}: cannot finish ({e or 'out of memory'})")
+        return 2
+
+
+def _out(line):
+    """A line on stdout as bytes (a dump's text may hold bytes that are not UTF-8; keys and
+    values are escaped as the loader escapes them, so none drives the terminal)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write((line if isinstance(line, bytes) else line.encode("utf-8", "surrogateescape")) + b"\n")
+
+
+def _err(line):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.stderr.buffer.write((line if isinstance(line, bytes) else line.encode("utf-8", "surrogateescape")) + b"\n")
+    sys.stderr.buffer.flush()
+
+
+def _shown(path):
+    from dumplib import ctext
+    return ctext.escape(os.fsencode(path))[0]
 
 
 def run_diff(args):
@@ -66,10 +90,14 @@ def run_diff(args):
     try:
         lines = diff.diff(args.a, document.read(args.a), args.b, document.read(args.b))
     except document.DumpError as e:
+<<<<<<< HEAD
         report(e)
+=======
+        _err(e.line())
+>>>>>>> harden30py
         return 2
     for line in lines:
-        print(line)
+        _out(line)
     return 1 if lines else 0
 
 
@@ -79,9 +107,13 @@ def run_stats(args):
     try:
         lines = stats.stats(args.dump, document.read(args.dump))
     except document.DumpError as e:
+<<<<<<< HEAD
         report(e)
+=======
+        _err(e.line())
+>>>>>>> harden30py
         return 2
-    print(f"{args.dump}: " + "\n".join(lines))
+    _out(_shown(args.dump) + b": " + "\n".join(lines).encode("utf-8", "surrogateescape"))
     return 0
 
 
@@ -100,20 +132,29 @@ def run_check(args):
         try:
             result = check.check_file(path, schema, args.lax)
         except document.Unreadable as e:
+<<<<<<< HEAD
             report(e)
             status = 2
             continue
         except document.DumpError as e:
             report(e)
+=======
+            _err(e.line())
+            status = 2
+            continue
+        except document.DumpError as e:
+            _err(e.line())
+>>>>>>> harden30py
             status = max(status, 1)
             continue
-        print(f"{path}: loads: schema {schema.name} version {result.version}, {result.entities} entities")
+        shown = _shown(path)
+        _out(shown + f": loads: schema {schema.name} version {result.version}, {result.entities} entities".encode())
         if result.version < schema.version:
-            print(f"{path}: version: document version {result.version} is older than schema {schema.name}'s "
-                  f"{schema.version}: read through the schema's renames and removals (a program's migration "
-                  f"callback would run first)")
+            _out(shown + f": version: document version {result.version} is older than schema {schema.name}'s "
+                         f"{schema.version}: read through the schema's renames and removals (a program's migration "
+                         f"callback would run first)".encode())
         for line in result.report:
-            print(f"{path}: {line}")
+            _out(shown + b": " + line)
     return status
 
 

@@ -7,6 +7,7 @@ refused by its path), then the entity ids."""
 
 import math
 
+from . import ctext
 from .document import DumpError, Num, Obj, describe, c_bytes, g17, parse_decimal, parse_id, format_id, EXACT
 
 SLOTS_DEFAULT = 1 << 20  # ECS_JSON_SLOTS_DEFAULT
@@ -15,18 +16,42 @@ INDEX_LIMIT = 2 ** 32 - 1  # ECS_INDEX_MAX + 1: slots a world without max_entiti
 DOCUMENT_KEYS = ("schema", "version", "singletons", "entities")
 F32_LIMIT = float.fromhex("0x1.ffffffp127")  # from here on a double rounds to infinity as a float
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
+REPORT_BYTES = 4096  # ecs_load_report_t.text
 
 
 class Refused(Exception):
-    """The loader's message: `json.path: what is wrong`."""
+    """The loader's message, `json.path: what is wrong`, as bytes (args[0]). Paths are tuples
+    of keys and array indexes, spelt as the loader spells them only when one is shown."""
 
 
 def _fail(path, reason):
-    raise Refused(f"{path or '(document)'}: {reason}")
+    raise Refused(ctext.message(_path_text(path), reason.encode("utf-8", "surrogateescape")))
+
+
+def _path_text(path):
+    return ctext.path_text(path, c_bytes)
 
 
 def _key(path, key):
-    return f"{path}.{key}" if path else key
+    return path + (key,)
+
+
+def _note(report, path, text):
+    """note() of ecs_json_migrate.c: one report line (512 bytes at most), kept while the
+    report's 4096 bytes hold it."""
+    line = (_path_text(path) + b": " + text.encode())[:511]
+    if report.used + len(line) + 2 > REPORT_BYTES:
+        report.truncated = True
+        return
+    report.used += len(line) + 1
+    report.append(line)
+
+
+class _Report(list):
+    def __init__(self):
+        super().__init__()
+        self.used = 0
+        self.truncated = False
 
 
 class Result:
@@ -42,17 +67,17 @@ class Result:
 def check(document, schema, lax=False):
     """Result for a parsed document (document.parse) under the model of a schema
     (ecsgenlib.model.Schema); Refused with the loader's message otherwise."""
-    report = []
-    _check_keys("", document, DOCUMENT_KEYS, "top-level key")
+    report = _Report()
+    _check_keys((), document, DOCUMENT_KEYS, "top-level key")
     version = _check_header(document, schema)
     _migrate(document, schema, lax, report)
     mentions = _Mentions()
     if "singletons" in document.keys():
         singletons = document.get("singletons")
-        _check_keys("singletons", singletons, [c.name for c in schema.singletons], "singleton")
+        _check_keys(("singletons",), singletons, {c.name for c in schema.singletons}, "singleton")
         for c in schema.singletons:
             if c.name in singletons.keys():
-                _read_component(f"singletons.{c.name}", singletons.get(c.name), c, mentions)
+                _read_component(("singletons", c.name), singletons.get(c.name), c, mentions)
     ids = _read_entities(document, schema, mentions)
     _restore_ids(ids, mentions, schema)
     return Result(version, len(ids), report)
@@ -73,16 +98,16 @@ def _check_keys(path, v, keys, what):
 def _check_header(doc, schema):
     name, number = doc.get("schema"), doc.get("version")
     if name is None and "schema" not in doc.keys():
-        _fail("schema", f"missing (a saved {schema.name} world names its schema)")
+        _fail(("schema",), f"missing (a saved {schema.name} world names its schema)")
     if not isinstance(name, str) or name != schema.name:
-        _fail("schema", f"this document is for schema {describe(name)}, not {schema.name}")
+        _fail(("schema",), f"this document is for schema {describe(name)}, not {schema.name}")
     if number is None and "version" not in doc.keys():
-        _fail("version", "missing (a saved world states its schema version)")
-    version = _read_integer("version", number, 0, 2 ** 32 - 1, False)
+        _fail(("version",), "missing (a saved world states its schema version)")
+    version = _read_integer(("version",), number, 0, 2 ** 32 - 1, False)
     if version == 0:
-        _fail("version", "versions start at 1, got 0")
+        _fail(("version",), "versions start at 1, got 0")
     if version > schema.version:
-        _fail("version", f"document version {version} is newer than schema {schema.name}'s version "
+        _fail(("version",), f"document version {version} is newer than schema {schema.name}'s version "
                          f"{schema.version} (load it with a newer program)")
     return version
 
@@ -92,12 +117,12 @@ def _check_header(doc, schema):
 def _migrate(doc, schema, lax, report):
     singletons = doc.get("singletons")
     if isinstance(singletons, Obj):
-        _migrate_object("singletons", singletons, schema, lax, True, report)
+        _migrate_object(("singletons",), singletons, schema, lax, True, report)
     entities = doc.get("entities")
     if isinstance(entities, list) and not isinstance(entities, Obj):
         for k, o in enumerate(entities):
             if isinstance(o, Obj):
-                _migrate_object(f"entities[{k}]", o, schema, lax, False, report)
+                _migrate_object(("entities", k), o, schema, lax, False, report)
 
 
 def _migrate_object(path, obj, schema, lax, singletons, report):
@@ -105,27 +130,30 @@ def _migrate_object(path, obj, schema, lax, singletons, report):
     _rename_keys(path, obj, renames, report)
     known = {c.name for c in schema.components if c.singleton == singletons}
     what = "singleton" if singletons else "component"
-    for k, _ in list(obj):
-        if k == "id" and not singletons or k in known:
+    removed = set(schema.removed_components)
+    kept = []
+    for pair in obj:
+        k = pair[0]
+        if k == "id" and not singletons or k in known or not lax and k not in removed:
+            kept.append(pair)
             continue
-        gone = k in schema.removed_components
-        if gone or lax:
-            report.append(f"{_key(path, k)}: {'removed' if gone else 'unknown'} {what}, dropped")
-            _delete(obj, k)
+        _note(report, _key(path, k), f"{'removed' if k in removed else 'unknown'} {what}, dropped")
+    obj[:] = kept
     for c in schema.components:
         value = obj.get(c.name)
         if c.singleton != singletons or c.tag or not isinstance(value, Obj):
             continue
         where = _key(path, c.name)
         _rename_keys(where, value, [(old, f.name) for f in c.fields for old in f.was], report)
-        fields = {f.name for f in c.fields}
-        for k, _ in list(value):
-            if k in fields:
+        fields, removed_fields = {f.name for f in c.fields}, set(c.removed_fields)
+        kept = []
+        for pair in value:
+            k = pair[0]
+            if k in fields or not lax and k not in removed_fields:
+                kept.append(pair)
                 continue
-            gone = k in c.removed_fields
-            if gone or lax:
-                report.append(f"{_key(where, k)}: {'removed' if gone else 'unknown'} field of {c.name}, dropped")
-                _delete(value, k)
+            _note(report, _key(where, k), f"{'removed' if k in removed_fields else 'unknown'} field of {c.name}, dropped")
+        value[:] = kept
 
 
 def _rename_keys(path, obj, renames, report):
@@ -137,16 +165,9 @@ def _rename_keys(path, obj, renames, report):
             continue
         if to in obj.keys():
             _fail(_key(path, pair[0]), f"'{pair[0]}' is the old name of '{to}', and both are given (keep one)")
-        report.append(f"{_key(path, pair[0])}: renamed to {to}")
+        _note(report, _key(path, pair[0]), f"renamed to {to}")
         obj.remove(pair)
         obj.append((to, pair[1]))
-
-
-def _delete(obj, key):
-    for k, pair in enumerate(obj):
-        if pair[0] == key:
-            del obj[k]
-            return
 
 
 # ---- Components and values (json.c.j2's per-component readers) ---------------------------
@@ -156,17 +177,17 @@ def _read_entities(document, schema, mentions):
         return []
     entities = document.get("entities")
     if not isinstance(entities, list) or isinstance(entities, Obj):
-        _fail("entities", f"expected an array, got {describe(entities)}")
-    keys = ["id"] + [c.name for c in schema.pooled]
+        _fail(("entities",), f"expected an array, got {describe(entities)}")
+    keys = {"id"} | {c.name for c in schema.pooled}
     ids = []
     for k, o in enumerate(entities):
-        path = f"entities[{k}]"
+        path = ("entities", k)
         _check_keys(path, o, keys, "component")
         if "id" not in o.keys():
-            _fail(f"{path}.id", 'missing (every entity has an id, e.g. "5v0")')
+            _fail(path + ("id",), 'missing (every entity has an id, e.g. "5v0")')
         if o.get("id") is None:
-            _fail(f"{path}.id", 'expected an entity id like "5v0", got null')
-        ids.append(_read_entity(f"{path}.id", o.get("id"), mentions))
+            _fail(path + ("id",), 'expected an entity id like "5v0", got null')
+        ids.append(_read_entity(path + ("id",), o.get("id"), mentions))
         for c in schema.pooled:
             if c.name not in o.keys():
                 continue
@@ -180,7 +201,7 @@ def _read_entities(document, schema, mentions):
 
 
 def _read_component(path, o, component, mentions):
-    _check_keys(path, o, [f.name for f in component.fields], f"field of {component.name}")
+    _check_keys(path, o, {f.name for f in component.fields}, f"field of {component.name}")
     for f in component.fields:
         if f.name not in o.keys():
             continue
@@ -189,7 +210,7 @@ def _read_component(path, o, component, mentions):
         if t.is_array:
             _check_array(where, item, t.length)
             for k, element in enumerate(item):
-                _read_scalar(f"{where}[{k}]", element, t.scalar, t, mentions)
+                _read_scalar(where + (k,), element, t.scalar, t, mentions)
         else:
             _read_scalar(where, item, t.scalar, t, mentions)
 
@@ -258,8 +279,8 @@ def _read_enum(path, v, names):
     if isinstance(v, str) and v in names:
         return
     # A value outside the enum, set from C, is saved as its number: load what save writes.
-    if isinstance(v, Num) and float(v) == math.floor(float(v)) and INT_MIN <= float(v) <= INT_MAX \
-            and (float(v) < 0 or float(v) >= len(names)):
+    if isinstance(v, Num) and math.isfinite(float(v)) and float(v) == math.floor(float(v)) \
+            and INT_MIN <= float(v) <= INT_MAX and (float(v) < 0 or float(v) >= len(names)):
         return
     listed = ""
     for k, name in enumerate(names):
@@ -300,15 +321,15 @@ def _restore_ids(ids, mentions, schema):
     allowed = max(SLOTS_DEFAULT, len(ids) * 4)
     for k, (index, _) in enumerate(ids):
         if index >= limit:
-            _fail(f"entities[{k}].id", f"slot {index} is beyond the schema's max_entities ({schema.max_entities})")
+            _fail(("entities", k, "id"), f"slot {index} is beyond the schema's max_entities ({schema.max_entities})")
         if index >= allowed:
-            _fail(f"entities[{k}].id", f"slot {index} is beyond the {allowed} slots this load restores (a document of "
+            _fail(("entities", k, "id"), f"slot {index} is beyond the {allowed} slots this load restores (a document of "
                                        f"{len(ids)} entities; the load option max_slots raises the limit)")
     owner = {}
     for k, (index, generation) in enumerate(ids):
         if index in owner:
             j = owner[index]
-            _fail(f"entities[{k}].id", f"duplicate id {format_id(index, generation)}: slot {index} is already "
+            _fail(("entities", k, "id"), f"duplicate id {format_id(index, generation)}: slot {index} is already "
                                        f"entities[{j}] ({format_id(*ids[j])})")
         owner[index] = k
     for path, (index, generation) in mentions.last_refs:
@@ -319,7 +340,7 @@ def _restore_ids(ids, mentions, schema):
     for index, generation in mentions:
         live = owner.get(index)
         if live is not None and generation > ids[live][1]:
-            _fail(f"entities[{live}].id", f"the document also names {format_id(index, generation)}, a later "
+            _fail(("entities", live, "id"), f"the document also names {format_id(index, generation)}, a later "
                                           f"generation of live {format_id(*ids[live])}'s slot")
 
 
@@ -330,4 +351,4 @@ def check_file(path, schema, lax=False):
     try:
         return check(doc, schema, lax)
     except Refused as e:
-        raise DumpError(path, str(e)) from None
+        raise DumpError(path, e.args[0]) from None

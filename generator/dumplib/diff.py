@@ -2,7 +2,7 @@
 by path: entities are matched by id (`entities[5v0]`, slot 5 generation 0), never by their
 place in the list, so a spawn or destroy elsewhere shows as one added or removed entity."""
 
-from .document import Obj, entities, format_id, same, to_text
+from .document import Obj, entities, format_id, key_text, same, to_text
 
 
 def diff(file_a, doc_a, file_b, doc_b):
@@ -32,21 +32,20 @@ def _content(entity):
 
 
 def _join(path, key):
-    return f"{path}.{key}" if path else key
+    return f"{path}.{key_text(key)}" if path else key_text(key)
 
 
 def _diff_value(path, a, b, lines):
     if isinstance(a, Obj) and isinstance(b, Obj):
-        keys_b = b.keys()
-        for key in _unique(a.keys()):
-            if key not in keys_b:
-                lines.append(f"{_join(path, key)}: removed {to_text(a.get(key))}")
+        first_a, first_b = a.first(), b.first()  # by key, in document order: linear in the keys
+        for key, value in first_a.items():
+            if key not in first_b:
+                lines.append(f"{_join(path, key)}: removed {to_text(value)}")
             else:
-                _diff_value(_join(path, key), a.get(key), b.get(key), lines)
-        keys_a = a.keys()
-        for key in _unique(keys_b):
-            if key not in keys_a:
-                lines.append(f"{_join(path, key)}: added {to_text(b.get(key))}")
+                _diff_value(_join(path, key), value, first_b[key], lines)
+        for key, value in first_b.items():
+            if key not in first_a:
+                lines.append(f"{_join(path, key)}: added {to_text(value)}")
     elif _is_array(a) and _is_array(b) and len(a) == len(b):
         for k, (x, y) in enumerate(zip(a, b)):
             _diff_value(f"{path}[{k}]", x, y, lines)
@@ -57,6 +56,3 @@ def _diff_value(path, a, b, lines):
 def _is_array(v):
     return isinstance(v, list) and not isinstance(v, Obj)
 
-
-def _unique(keys):
-    return list(dict.fromkeys(keys))

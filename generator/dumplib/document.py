@@ -1,11 +1,21 @@
 """A saved world's JSON text as the C loader sees it: numbers are doubles (as cJSON reads
 them) that keep their text, objects keep their key order and duplicate keys, and the text is
-refused where cJSON refuses it (NaN literals, a \\u0000 escape, a NUL byte)."""
+refused where and as the loader refuses it (ctext: cJSON's parse, then the RFC 8259 check)."""
 
+import itertools
 import json
 import math
 import os
 import re
+import sys
+
+from ecsgenlib import files
+
+from . import ctext
+
+# The loader reads 1000 levels of nesting; Python's json parser and the walks over values
+# (to_text, same, diff) recurse once or twice per level.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 
 MAX_BYTES = 256 << 20  # ECS_JSON_MAX_BYTES_DEFAULT: what world_load reads at most
 EXACT = 1 << 53  # integers from here on are written as strings (ecs_json.c)
@@ -13,17 +23,44 @@ INDEX_MAX = 2 ** 32 - 2  # ECS_INDEX_MAX: the highest slot index
 GENERATION_MAX = 2 ** 32 - 1
 
 
+def _text(b):
+    return b.decode("utf-8", "surrogateescape") if isinstance(b, bytes) else b
+
+
+def _bytes(t):
+    return t.encode("utf-8", "surrogateescape") if isinstance(t, str) else t
+
+
 class DumpError(Exception):
-    """`file: json.path: what is wrong`, as world_load reports it."""
+    """`file: json.path: what is wrong`, as world_load reports it; message: str or bytes.
+    line(): the bytes the loader's err.message would hold (file name escaped; after the
+    file is read, "%.200s: %.300s" as ecs_json_error_in_file cuts it)."""
+
+    read_error = False  # before the text is parsed: "FILE: message", no cut
 
     def __init__(self, file, message):
-        super().__init__(f"{file}: {message}")
+        super().__init__(f"{file}: {_text(message)}")
         self.file = file
-        self.message = message
+        self.message = _text(message)
+        self.raw = _bytes(message)
+
+    def line(self):
+        file = os.fsencode(self.file) if self.file is not None else b"(text)"
+        if self.read_error:
+            return (ctext.escape(file, 384)[0] + b": " + self.raw)[:ctext.MESSAGE_BYTES - 1]
+        return ctext.in_file(file, self.raw)
 
 
 class Unreadable(DumpError):
-    """The file could not be read at all (missing, a directory, no permission)."""
+    """The file could not be read at all (missing, a directory, a device, no permission)."""
+
+    read_error = True
+
+
+class ReadError(DumpError):
+    """Read, but refused before parsing (too large, a NUL byte)."""
+
+    read_error = True
 
 
 class Num(float):
@@ -48,80 +85,82 @@ class Obj(list):
     def keys(self):
         return [k for k, _ in self]
 
+    def first(self):
+        """{key: its first value}: get() for every key, in one pass."""
+        out = {}
+        for k, v in self:
+            out.setdefault(k, v)
+        return out
+
 
 def read(path):
-    """The document in file path, or DumpError (cannot read, too large, malformed)."""
+    """The document in file path, or DumpError (cannot read, too large, malformed). Only a
+    regular file is read (a device or FIFO is refused), and only to MAX_BYTES."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise DumpError(path, f"larger than the {MAX_BYTES} bytes a load reads (the load option max_bytes raises it)")
-        with open(path, "rb") as f:
-            data = f.read()
+        data = files.read_regular(path, MAX_BYTES)
+    except files.TooLarge:
+        raise ReadError(path, f"larger than the {MAX_BYTES} bytes a load reads (the load option max_bytes "
+                              "raises it)") from None
+    except files.NotRegular as e:
+        raise Unreadable(path, f"cannot open ({e})") from None
     except OSError as e:
         raise Unreadable(path, f"cannot open ({e.strerror})") from None
     if b"\0" in data:
-        raise DumpError(path, "not a JSON text (contains a NUL byte)")
+        raise ReadError(path, "not a JSON text (contains a NUL byte)")
     try:
-        return parse(data.decode("utf-8", "surrogateescape"))
+        return parse(data)
     except DumpError as e:
-        raise DumpError(path, e.message) from None
+        raise DumpError(path, e.raw) from None
 
 
-def parse(text):
-    """The document in text; DumpError (with file None) naming the line and column."""
-    if text.startswith("\ufeff"):  # cJSON skips a UTF-8 byte order mark
-        text = text[1:]
-    bad = _scan(text)
-    if bad is not None:
-        at, what = bad
-        raise DumpError(None, f"{_position(text, at)}: {what}")
-    decoder = json.JSONDecoder(object_pairs_hook=Obj, parse_float=Num, parse_int=Num)
+class _Slow(Exception):
+    """The fast path cannot vouch for the text: ctext decides."""
+
+
+def _constant(name):  # NaN, Infinity: Python's json takes them, JSON and cJSON do not
+    raise _Slow
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=Obj, parse_float=Num, parse_int=Num, parse_constant=_constant)
+_PLAIN_DECODER = json.JSONDecoder(object_pairs_hook=Obj, parse_float=Num, parse_int=Num)
+# Escapes Python's json takes and the loader may not: \u0000, surrogates (cJSON refuses a
+# lone one). A hit only sends the text the slow way; an escaped backslash before "u" too.
+_RISKY = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _depth(text):
+    """How deep a text Python's json parsed nests (strings blanked out first)."""
+    brackets = _BRACKETS.sub("", _STRING.sub("", text))
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def parse(data):
+    """The document in data (bytes; a str is taken as its UTF-8), read as the loader reads
+    it; DumpError (with file None) naming the line and column as the loader does. Python's
+    json parses a text the loader takes (no NaN, no risky escape, at most 1000 levels
+    deep); any other text goes to ctext's walk for the verdict."""
+    data = _bytes(data)
+    text = data.decode("utf-8", "surrogateescape")
     try:
-        return decoder.decode(text)
-    except json.JSONDecodeError as e:
-        end = " (unexpected end)" if e.pos >= len(text.rstrip()) else ""
-        raise DumpError(None, f"line {e.lineno}, column {e.colno}: malformed JSON{end}") from None
-
-
-# A complete JSON string, for blanking out strings before looking for NaN/Infinity.
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-
-
-def _scan(text):
-    """(index, reason) of the first thing outside JSON that Python's json would take: a
-    NaN/Infinity literal (malformed), or a \\u0000 escape (C strings end at NUL); else None.
-    A regular expression clears the usual document (no \\u0000, no N or I outside strings);
-    only a text it cannot clear takes the walk below, which finds the first position."""
-    if "\\u0000" not in text:
-        outside = _STRING.sub('""', text)
-        if "N" not in outside and "I" not in outside:
-            return None
-    return _walk(text)
-
-
-def _walk(text):
-    in_string = False
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if not in_string:
-            if ch == '"':
-                in_string = True
-            elif ch in "NI":
-                return k, "malformed JSON"
-        elif ch == '"':
-            in_string = False
-        elif ch == "\\" and k + 1 < len(text):
-            if text.startswith("u0000", k + 1):
-                return k, "a string holds \\u0000 (C strings end at NUL; the rest would be lost)"
-            k += 1
-        k += 1
-    return None
-
-
-def _position(text, at):
-    line = text.count("\n", 0, at) + 1
-    return f"line {line}, column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
+        if text.startswith("\ufeff"):  # a byte order mark, which both skip (cJSON from 4 bytes on)
+            if len(data) < 4:
+                raise _Slow
+            text = text[1:]
+        if _RISKY.search(text):
+            raise _Slow
+        doc = _DECODER.decode(text)
+        if text.count("[") + text.count("{") > ctext.NESTING_LIMIT and _depth(text) > ctext.NESTING_LIMIT:
+            raise _Slow
+        return doc
+    except (_Slow, ValueError, RecursionError):
+        pass
+    fault = ctext.first_fault(data)
+    if fault is not None:
+        raise DumpError(None, fault)
+    return _PLAIN_DECODER.decode(text)  # the loader takes it (a risky escape that was not one)
 
 
 def c_bytes(s):
@@ -138,13 +177,14 @@ def g17(d):
 
 
 def describe(v):
-    """What v is, for "got ..." in messages, exactly as ecs_json.c describes it."""
+    """What v is, for "got ..." in messages, exactly as ecs_json.c describes it (a string
+    escaped by ecs_json_escape: 40 bytes, or 37 and "...")."""
     if isinstance(v, str):
         raw = c_bytes(v)
-        shown = raw if len(raw) <= 40 else raw[:37]
-        text = shown.decode("utf-8", "replace") if len(raw) <= 40 else shown.decode("utf-8", "ignore")
-        text = "".join("?" if ord(ch) < 0x20 else ch for ch in text)
-        return f'"{text}"' if len(raw) <= 40 else f'"{text}..."'
+        shown, n = ctext.escape(raw, 42)
+        if n <= 40:
+            return f'"{_text(shown)}"'
+        return f'"{_text(ctext.escape(raw, 38)[0])}..."'
     if isinstance(v, Num):
         return g17(float(v))
     if v is True:
@@ -161,6 +201,9 @@ def parse_decimal(s):
     negative = s.startswith("-")
     digits = s[1:] if negative else s
     if not digits or not all("0" <= ch <= "9" for ch in digits):
+        return None
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > 20:  # past 2^64 (and int() refuses over 4300 digits)
         return None
     value = int(digits)
     return None if value >= 1 << 64 else (negative, value)
@@ -185,15 +228,37 @@ def format_id(index, generation):
     return f"{index}v{generation}"
 
 
+# What json.dumps leaves raw and a terminal takes as a control: DEL and C1 controls, and
+# bytes that are not UTF-8 (held as U+DC80..U+DCFF).
+_RAW_CONTROLS = re.compile("[\x7f-\x9f\udc80-\udcff]")
+
+
+def _control(m):
+    ch = ord(m.group())
+    return "\\x%02x" % (ch - 0xDC00) if ch >= 0xDC00 else "\\u%04x" % ch
+
+
+def _string_text(s):
+    return _RAW_CONTROLS.sub(_control, json.dumps(s, ensure_ascii=False))
+
+
+def key_text(key):
+    """A key for a path in diff and stats lines, escaped as the loader escapes its paths."""
+    return _text(ctext.escape(c_bytes(key))[0])
+
+
 def to_text(v):
-    """v as compact JSON, numbers as written: for diff and stats lines."""
+    """v as compact JSON, numbers as written, strings with every control escaped: for diff
+    and stats lines."""
     if isinstance(v, Num):
         return v.text
     if isinstance(v, Obj):
-        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {to_text(x)}" for k, x in v) + "}"
+        return "{" + ", ".join(f"{_string_text(k)}: {to_text(x)}" for k, x in v) + "}"
     if isinstance(v, list):
         return "[" + ", ".join(to_text(x) for x in v) + "]"
-    return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, str):
+        return _string_text(v)
+    return json.dumps(v)
 
 
 def same(a, b):
@@ -204,7 +269,11 @@ def same(a, b):
     if isinstance(a, Num) or isinstance(b, Num):
         return False
     if isinstance(a, Obj) and isinstance(b, Obj):
-        return len(a) == len(b) and sorted(a.keys()) == sorted(b.keys()) and all(same(v, b.get(k)) for k, v in a)
+        if len(a) != len(b) or sorted(a.keys()) != sorted(b.keys()):
+            return False
+        first = a.first()
+        other = b.first()
+        return all(same(v, other[k]) for k, v in first.items())
     if isinstance(a, list) and isinstance(b, list) and not isinstance(a, Obj) and not isinstance(b, Obj):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b

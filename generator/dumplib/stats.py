@@ -1,7 +1,7 @@
 """`ecsgen-dump stats DUMP`: what a saved world holds: its schema and version, the number of
 entities and of slots their ids span, entities per component, and the singletons' values."""
 
-from .document import Obj, entities, to_text
+from .document import Obj, entities, key_text, to_text
 
 
 def stats(file, doc):
@@ -19,7 +19,7 @@ def stats(file, doc):
     for _, o in listed:
         for key in dict.fromkeys(o.keys()):
             if key != "id":
-                counts[key] = counts.get(key, 0) + 1
+                counts[key_text(key)] = counts.get(key_text(key), 0) + 1
     if counts:
         width = max(len("component"), *(len(name) for name in counts))
         lines.append(f"{'component':<{width}}  entities")
@@ -27,7 +27,7 @@ def stats(file, doc):
     singletons = doc.get("singletons")
     if isinstance(singletons, Obj) and singletons:
         lines.append("singletons:")
-        lines += [f"  {name} {to_text(value)}" for name, value in singletons]
+        lines += [f"  {key_text(name)} {to_text(value)}" for name, value in singletons]
     else:
         lines.append("singletons: none")
     return lines

@@ -5,7 +5,7 @@ reports every problem found as SchemaErrors."""
 
 from .errors import SchemaError, SchemaErrors, did_you_mean
 from .model import Component, Field, Prefab, Query, Schema
-from .naming import C_KEYWORDS, C_MACROS
+from .naming import C_KEYWORDS, C_MACROS, CPP_KEYWORDS
 from .ownership import decide_ownership
 from .types import parse_type, zero_value
 
@@ -14,6 +14,9 @@ def _check_name(errors, file, path, name, what):
     if name in C_KEYWORDS or name in C_MACROS:
         errors.append(SchemaError(file, path, f"{what} '{name}' is a C keyword or standard macro",
                                   "pick another name"))
+    elif name in CPP_KEYWORDS:
+        errors.append(SchemaError(file, path, f"{what} '{name}' is a C++ keyword",
+                                  "the generated header also compiles as C++: pick another name"))
     elif "__" in name:
         errors.append(SchemaError(file, path, f"{what} '{name}' contains '__'",
                                   "double underscores are kept for ecsgen's internal names"))
@@ -232,7 +235,10 @@ def _check_evolution(errors, file, schema):
         """Records old names at paths `where[k]`; `kind` says what one maps to."""
         for k, name in enumerate(names):
             path = f"{where}[{k}]"
-            if name in live:
+            if name == "id" and kind == "component":  # every entity object has the key "id"
+                errors.append(SchemaError(file, path, "'id' cannot be an old component name: saved worlds use 'id' "
+                                                      "for the entity's id", "no saved world has a component 'id'; drop it"))
+            elif name in live:
                 errors.append(SchemaError(file, path, f"'{name}' is {live_what}", hint))
             elif name in old:
                 errors.append(SchemaError(file, path, f"'{name}' is claimed by {old[name]} too",

@@ -8,6 +8,7 @@ import re
 
 import jsonschema
 
+from . import files
 from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
 from .types import describe_type_error, type_pattern
 
@@ -35,8 +36,13 @@ def _reject_constant(name):
 def read_json(file, display):
     """The parsed document; SchemaError with line and column for malformed JSON."""
     try:
-        with open(file, encoding="utf-8") as f:
-            text = f.read()
+        # Newlines as text mode reads them (line and column numbers of errors)
+        text = files.read_regular(file, MAX_BYTES).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except files.NotRegular as e:
+        raise SchemaError(display, "", f"cannot read the schema: {e}", "a schema is a JSON file") from None
+    except files.TooLarge:
+        raise SchemaError(display, "", f"cannot read the schema: larger than {MAX_BYTES} bytes",
+                          "a schema of 10,000 components is about 2 MB") from None
     except OSError as e:
         raise SchemaError(display, "", f"cannot read the schema: {e.strerror}") from None
     except UnicodeDecodeError as e:
@@ -56,6 +62,10 @@ def read_json(file, display):
     _check_depth(text, display)
     return document
 
+
+# The most bytes a schema file may hold (a 10,000-component schema is about 2 MB): a device
+# such as /dev/zero is refused as not a regular file, and a file is read to this at most.
+MAX_BYTES = 64 << 20
 
 # A schema is a few levels deep (components.pos.fields.x.default[0]); far deeper nesting is
 # hostile, and would overflow Python's recursion in the parser or the structure check.

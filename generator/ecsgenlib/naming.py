@@ -1,4 +1,4 @@
-"""C names: the words C and the headers generated code includes keep (a schema name must
+"""C names: the words C, C++ and the headers generated code includes keep (a schema name must
 not be one), and Names, which spells every C name derived from the schema's name."""
 
 C_KEYWORDS = frozenset("""
@@ -8,6 +8,15 @@ union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Gen
 _Imaginary _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr false
 nullptr static_assert thread_local true typeof typeof_unqual _BitInt _Decimal32 _Decimal64
 _Decimal128
+""".split())
+# C++ keywords and alternative tokens (C++23) that C lacks: the generated header also
+# compiles as C++ (README), where a struct member or type named `new` or `and` is an error.
+CPP_KEYWORDS = frozenset("""
+and and_eq asm bitand bitor catch char8_t char16_t char32_t class co_await co_return co_yield
+compl concept const_cast consteval constinit decltype delete dynamic_cast explicit export
+friend mutable namespace new noexcept not not_eq operator or or_eq private protected public
+reinterpret_cast requires static_cast template this throw try typeid typename using virtual
+wchar_t xor xor_eq
 """.split())
 # Macros of the headers generated code includes, and names GNU C predefines. A field or
 # component named like one would be macro-expanded in the generated code (`p->SIZE_MAX`).

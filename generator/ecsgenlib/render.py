@@ -3,12 +3,14 @@
 import functools
 import hashlib
 import os
+import re
 
 import jinja2
 
 from .c_literals import c_string
 from .model import meta_string
 
+_BACKTICKS = re.compile("`+")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
 
@@ -41,6 +43,21 @@ def _bytecode_cache():
         return None
 
 
+def _code(text, cell=False):
+    """Text as one Markdown code span, shown as it is: file names come from the user, and a
+    backtick, a line break or raw HTML (`x--><svg onload=...>.json`) in one must stay text.
+    The fence is one backtick longer than any run inside; `cell`: in a table row, where a
+    pipe ends the cell even in a code span unless escaped."""
+    text = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    runs = [len(m) for m in _BACKTICKS.findall(text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    if text.startswith(("`", " ")) or text.endswith(("`", " ")):
+        text = f" {text} "  # CommonMark strips one space at each end when both have one
+    if cell:
+        text = text.replace("|", "\\|")
+    return f"{fence}{text}{fence}"
+
+
 @functools.lru_cache(maxsize=None)
 def _environment():
     """One environment for every output, so a template that several include (_macros.j2,
@@ -50,12 +67,15 @@ def _environment():
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,
+        # HTML templates (the inspector page) escape every value unless marked safe; the C and
+        # Markdown templates escape by their own filters (comment, c_string, code, cell).
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
         undefined=jinja2.StrictUndefined,
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["comment"] = _comment
     env.filters["cell"] = _cell
+    env.filters["code"] = _code
     env.filters["c_string"] = c_string
     env.filters["meta_string"] = meta_string
     return env

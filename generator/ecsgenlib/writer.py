@@ -5,6 +5,8 @@ import errno
 import os
 import tempfile
 
+from . import files
+
 
 class WriteError(Exception):
     """`path: what is wrong`: an output could not be written; no output was replaced."""
@@ -46,11 +48,20 @@ def write_all(outputs):
 
 
 def _unchanged(path, data):
+    """Whether regular file path holds data (read to one byte past it at most)."""
+    if files.regular_or_missing(path):
+        return False
     try:
-        with open(path, "rb") as f:
-            return f.read() == data
+        return files.read_regular(path, len(data)) == data
     except OSError:
         return False
+
+
+def _file_mode():
+    """0666 less the umask, as open() would create the file (mkstemp makes it 0600)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def _stage(path, data, made):
@@ -59,6 +70,10 @@ def _stage(path, data, made):
     be replaced by it."""
     if os.path.isdir(path):
         raise WriteError(path, "cannot write: it is a directory")
+    kind = files.regular_or_missing(path)
+    if kind:  # /dev/stdout, a FIFO: an output is a file renamed into place, not a stream
+        raise WriteError(path, f"cannot write: {kind} (outputs are written to a temporary file renamed over "
+                               "the path: give a file name)")
     directory = os.path.dirname(path) or "."
     try:
         _make_directories(directory, made)
@@ -71,7 +86,7 @@ def _stage(path, data, made):
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(temp, 0o644)
+        os.chmod(temp, _file_mode())
     except OSError as e:
         os.unlink(temp)
         raise WriteError(path, f"cannot write: {e.strerror}") from None

@@ -13,6 +13,14 @@ const ID_RE = /^(0|[1-9][0-9]*)v(0|[1-9][0-9]*)$/;
 const INDEX_MAX = 2 ** 32 - 2;
 const GENERATION_MAX = 2 ** 32 - 1;
 const DIFF_PAGE = 200;
+// Nesting a load reads at most (cJSON's limit): deeper is refused before anything recursive
+// (toText, same, the table's cells) could overflow the stack.
+const MAX_DEPTH = 1000;
+
+// Own keys only: a dump's object inherits constructor, toString, valueOf, ... from
+// Object.prototype, and `name in obj` would see a component of that name on every entity.
+const has = (o, k) => o !== null && typeof o === "object" && Object.prototype.hasOwnProperty.call(o, k);
+const own = (o, k) => (has(o, k) ? o[k] : undefined);
 
 // One table column per field of each pooled component; a tag is one column of presence.
 const COLUMNS = [{ label: "id", comp: null, field: null }];
@@ -74,17 +82,18 @@ function readDump(text, name) {
   }
   if (doc === null || typeof doc !== "object" || Array.isArray(doc))
     throw new DumpError(`${name}: (document): expected an object (a saved world), got ${describe(doc)}`);
-  if (!("schema" in doc))
+  if (tooDeep(doc)) throw new DumpError(`${name}: malformed JSON: nested deeper than ${MAX_DEPTH} levels (a load refuses it)`);
+  if (!has(doc, "schema"))
     throw new DumpError(`${name}: schema: missing: not a saved world (a dump starts {"schema": "${META.name}", ...})`);
   if (doc.schema !== META.name)
     throw new DumpError(`${name}: schema: this is a dump of schema ${describe(doc.schema)}; this page inspects schema ` +
       `"${META.name}". Open it with that schema's page (ecsgen ${typeof doc.schema === "string" ? doc.schema : "SCHEMA"}.json --inspector FILE).`);
   const warnings = [];
-  if (typeof doc.version === "number" && doc.version > META.version)
+  if (typeof own(doc, "version") === "number" && doc.version > META.version)
     warnings.push(`version ${doc.version} is newer than the schema's ${META.version}: a program of this schema refuses to load it`);
-  if ("singletons" in doc && (doc.singletons === null || typeof doc.singletons !== "object" || Array.isArray(doc.singletons)))
+  if (has(doc, "singletons") && (doc.singletons === null || typeof doc.singletons !== "object" || Array.isArray(doc.singletons)))
     throw new DumpError(`${name}: singletons: expected an object, got ${describe(doc.singletons)}`);
-  const list = "entities" in doc ? doc.entities : [];
+  const list = has(doc, "entities") ? doc.entities : [];
   if (!Array.isArray(list)) throw new DumpError(`${name}: entities: expected an array, got ${describe(list)}`);
   const byId = new Map();
   const unknown = new Set();
@@ -92,18 +101,39 @@ function readDump(text, name) {
     const e = list[k];
     if (e === null || typeof e !== "object" || Array.isArray(e))
       throw new DumpError(`${name}: entities[${k}]: expected an object, got ${describe(e)}`);
-    const m = typeof e.id === "string" ? ID_RE.exec(e.id) : null;
+    const m = typeof own(e, "id") === "string" ? ID_RE.exec(e.id) : null;
     if (!m || Number(m[1]) > INDEX_MAX || Number(m[2]) > GENERATION_MAX)
-      throw new DumpError(`${name}: entities[${k}].id: expected an entity id like "5v0", got ${"id" in e ? describe(e.id) : "nothing"}`);
+      throw new DumpError(`${name}: entities[${k}].id: expected an entity id like "5v0", got ${has(e, "id") ? describe(e.id) : "nothing"}`);
     if (byId.has(e.id)) throw new DumpError(`${name}: entities[${k}].id: duplicate id ${e.id}: already entities[${byId.get(e.id)}]`);
     byId.set(e.id, k);
-    for (const key in e) if (key !== "id" && !COMPONENTS.has(key)) unknown.add(key);
+    for (const key of Object.keys(e)) if (key !== "id" && !COMPONENTS.has(key)) unknown.add(key);
   }
-  for (const key in doc.singletons || {}) if (!COMPONENTS.has(key)) unknown.add(key);
+  for (const key of Object.keys(own(doc, "singletons") || {})) if (!COMPONENTS.has(key)) unknown.add(key);
   if (unknown.size)
     warnings.push(`names the schema does not have (an older or hand-edited dump?): ${[...unknown].slice(0, 8).join(", ")}` +
       (unknown.size > 8 ? ", ..." : "") + "; shown in the entity view as they are");
   return { name, doc, entities: list, byId, refsTo: null, warnings };
+}
+
+// Whether v nests deeper than MAX_DEPTH (v itself is level 1); a walk with its own stack.
+function tooDeep(v) {
+  if (v === null || typeof v !== "object") return false;
+  const values = [v];
+  const depths = [1];
+  while (values.length) {
+    const x = values.pop();
+    const depth = depths.pop();
+    if (depth > MAX_DEPTH) return true;
+    const items = Array.isArray(x) ? x : Object.values(x);
+    for (let k = 0; k < items.length; k++) {
+      const y = items[k];
+      if (y !== null && typeof y === "object") {
+        values.push(y);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 async function openText(slot, textPromise, name) {
@@ -115,20 +145,29 @@ async function openText(slot, textPromise, name) {
   } catch (e) {
     const kept = state[slot] ? ` (still showing ${state[slot].name})` : "";
     showError((e instanceof DumpError ? e.message : `${name}: ${e.message}`) + kept);
+    $("status").textContent = `${name}: not opened`;
     return false;
   }
   clearError();
+  const before = state[slot];
   state[slot] = dump;
   const ms = performance.now() - started;
-  if (slot === "a") {
-    state.page = 0;
-    applyFilter();
-    renderOverview();
-    $("entity").hidden = true;
+  try {
+    if (slot === "a") {
+      state.page = 0;
+      applyFilter();
+      renderOverview();
+      $("entity").hidden = true;
+    }
+    state.diff = state.a && state.b ? computeDiff(state.a, state.b) : null;
+    state.diffPage = 0;
+    renderDiff();
+  } catch (e) { // never left at "reading…": say what went wrong
+    state[slot] = before;
+    $("status").textContent = `${name}: not shown`;
+    showError(`${name}: cannot show it: ${e.message}` + (before ? ` (still showing ${before.name})` : ""));
+    return false;
   }
-  state.diff = state.a && state.b ? computeDiff(state.a, state.b) : null;
-  state.diffPage = 0;
-  renderDiff();
   const warn = [...(state.a ? state.a.warnings.map((w) => `${state.a.name}: ${w}`) : []),
                 ...(state.b ? state.b.warnings.map((w) => `${state.b.name}: ${w}`) : [])];
   $("warning").hidden = !warn.length;
@@ -321,7 +360,7 @@ function compileFilter(text) {
       const names = body.slice(4).split("|").filter(Boolean);
       if (!names.length) throw new Error(`${term}: has: takes a component, e.g. has:${POOLED[0] ? POOLED[0].name : "C"}`);
       names.forEach((n) => pooledComponent(n, term));
-      test = names.length === 1 ? (e) => names[0] in e : (e) => names.some((n) => n in e);
+      test = names.length === 1 ? (e) => has(e, names[0]) : (e) => names.some((n) => has(e, n));
     } else if ((m = ID_COMPARE_RE.exec(body))) {
       const [, part, op, raw] = m;
       const text = unquote(raw);
@@ -346,11 +385,11 @@ function compileFilter(text) {
       const one = valueTest(f, op, raw, term);
       if (element !== undefined) {
         const k = Number(element);
-        test = (e) => cname in e && Array.isArray(e[cname][fname]) && one(e[cname][fname][k]);
+        test = (e) => Array.isArray(own(own(e, cname), fname)) && one(e[cname][fname][k]);
       } else if (isArray) {
-        test = (e) => cname in e && Array.isArray(e[cname][fname]) && e[cname][fname].some(one);
+        test = (e) => Array.isArray(own(own(e, cname), fname)) && e[cname][fname].some(one);
       } else {
-        test = (e) => cname in e && e[cname] !== null && typeof e[cname] === "object" && one(e[cname][fname]);
+        test = (e) => has(e, cname) && e[cname] !== null && typeof e[cname] === "object" && one(own(e[cname], fname));
       }
     } else if (COMPONENTS.has(body)) {
       throw new Error(`${term}: to keep entities with ${body}, write has:${body}`);
@@ -397,10 +436,10 @@ function applyFilter() {
 
 function cellValue(column, e) {
   if (!column.comp) return e.id;
-  const part = e[column.comp.name];
+  const part = own(e, column.comp.name);
   if (part === undefined) return undefined;
   if (!column.field) return true;
-  return part !== null && typeof part === "object" ? part[column.field.name] : undefined;
+  return own(part, column.field.name);
 }
 
 // Rows ordered by the sort column: absent values last in either direction, ties by id.
@@ -540,7 +579,7 @@ function renderPager(box, page, pages, label, go, sizes) {
 function renderOverview() {
   const dump = state.a;
   const counts = POOLED.map((c) => [c, 0]);
-  for (const e of dump.entities) for (const pair of counts) if (pair[0].name in e) pair[1]++;
+  for (const e of dump.entities) for (const pair of counts) if (has(e, pair[0].name)) pair[1]++;
   $("entity-total").textContent = `${dump.entities.length} entities in ${dump.name}`;
   // The chart: one bar per component, its length the number of entities that have it.
   const svg = $("chart");
@@ -584,10 +623,10 @@ function renderOverview() {
   // Singletons, apart from entities.
   const box = $("singletons");
   box.textContent = "";
-  const values = dump.doc.singletons || {};
+  const values = own(dump.doc, "singletons") || {};
   if (!SINGLETONS.length) box.append(el("p", { text: "The schema has no singletons." }));
   for (const c of SINGLETONS)
-    box.append(componentCard(c, values[c.name], "a", c.name in values ? null : "not in the dump: a load gives it the schema's defaults"));
+    box.append(componentCard(c, own(values, c.name), "a", has(values, c.name) ? null : "not in the dump: a load gives it the schema's defaults"));
   $("overview").hidden = false;
 }
 
@@ -601,9 +640,9 @@ function componentCard(c, value, slot, note, changes) {
   if (c.fields.length && value !== undefined) {
     const table = el("table", {}, el("tr", {}, el("th", { text: "field" }), el("th", { text: "type" }), el("th", { text: "value" }), el("th", { text: "doc" })));
     for (const f of c.fields) {
-      const v = value !== null && typeof value === "object" ? value[f.name] : undefined;
+      const v = own(value, f.name);
       const cell = el("td", { class: "value", "data-field": f.name }, v === undefined ? el("em", { text: "missing (default on load)" }) : valueNode(f, v, slot));
-      if (changes && f.name in changes) {
+      if (changes && has(changes, f.name)) {
         cell.classList.add("changed");
         cell.append(" → ", valueNode(f, changes[f.name], "b"));
       }
@@ -620,8 +659,7 @@ function referencesTo(dump) {
   const entityFields = POOLED.flatMap((c) => c.fields.filter((f) => f.kind === "entity").map((f) => [c.name, f.name]));
   for (const e of dump.entities) {
     for (const [c, f] of entityFields) {
-      if (!(c in e) || e[c] === null || typeof e[c] !== "object") continue;
-      const v = e[c][f];
+      const v = own(own(e, c), f);
       for (const target of Array.isArray(v) ? v : [v]) {
         if (typeof target !== "string") continue;
         if (!refs.has(target)) refs.set(target, []);
@@ -652,19 +690,19 @@ function showEntity(id, slot) {
   const cards = el("div", { class: "cards" });
   let count = 0;
   for (const c of POOLED) {
-    if (!(c.name in e)) continue;
+    if (!has(e, c.name)) continue;
     count++;
     let changes = null;
     if (after) {
-      changes = {};
-      const b = after[c.name];
+      changes = Object.create(null);
+      const b = own(after, c.name);
       for (const f of c.fields) {
-        const x = e[c.name] && e[c.name][f.name];
-        const y = b && typeof b === "object" ? b[f.name] : undefined;
+        const x = own(e[c.name], f.name);
+        const y = own(b, f.name);
         if (!same(x, y)) changes[f.name] = y;
       }
     }
-    const gone = after && !(c.name in after) ? `removed in ${other.name}` : null;
+    const gone = after && !has(after, c.name) ? `removed in ${other.name}` : null;
     cards.append(componentCard(c, e[c.name], slot, gone, changes));
   }
   for (const key of Object.keys(e)) {
@@ -673,7 +711,7 @@ function showEntity(id, slot) {
       el("pre", { class: "mono", text: toText(e[key]) })));
   }
   if (after) {
-    for (const c of POOLED) if (c.name in after && !(c.name in e)) cards.append(componentCard(c, after[c.name], "b", `added in ${other.name}`));
+    for (const c of POOLED) if (has(after, c.name) && !has(e, c.name)) cards.append(componentCard(c, after[c.name], "b", `added in ${other.name}`));
   }
   body.append(el("p", { text: `${count} component${count === 1 ? "" : "s"}.` }), cards);
   const refs = referencesTo(dump).get(id) || [];
@@ -692,7 +730,7 @@ function same(a, b) {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, k) => same(x, b[k]));
   if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => has(b, k) && same(a[k], b[k]));
   }
   return a === b;
 }
@@ -702,10 +740,10 @@ function diffValue(path, a, b, out, id) {
   const join = (k) => (path ? `${path}.${k}` : k);
   if (isObj(a) && isObj(b)) {
     for (const k of Object.keys(a)) {
-      if (!(k in b)) out.push({ kind: "removed", path: join(k), text: `${join(k)}: removed ${toText(a[k])}`, id });
+      if (!has(b, k)) out.push({ kind: "removed", path: join(k), text: `${join(k)}: removed ${toText(a[k])}`, id });
       else diffValue(join(k), a[k], b[k], out, id);
     }
-    for (const k of Object.keys(b)) if (!(k in a)) out.push({ kind: "added", path: join(k), text: `${join(k)}: added ${toText(b[k])}`, id });
+    for (const k of Object.keys(b)) if (!has(a, k)) out.push({ kind: "added", path: join(k), text: `${join(k)}: added ${toText(b[k])}`, id });
   } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
     a.forEach((x, k) => diffValue(`${path}[${k}]`, x, b[k], out, id));
   } else if (!same(a, b)) {

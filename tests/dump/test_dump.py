@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -98,6 +99,21 @@ REFUSED = [
     (DOC % '{"id": "2000000v0"}',
      "entities[0].id: slot 2000000 is beyond the 1048576 slots this load restores (a document of 1 entities; "
      "the load option max_slots raises the limit)"),
+    # A lone surrogate escape: cJSON refuses it (Python's json took it: "loads").
+    (DOC % '{"id": "0v0", "text": {"tiny": "\\ud800"}}', "line 1, column 77: malformed JSON"),
+    (DOC % '{"id": "0v0", "state": {"mode": -1e400}}', "entities[0].state.mode: expected one of off, slow, fast, got -inf"),
+    # The RFC 8259 check's own messages, where cJSON took the text.
+    ('{"schema": "ak", "version": 03}', "line 1, column 29: malformed JSON: a number with a leading zero (JSON has no octal)"),
+    ('{"schema": "ak", "version": 3, "entities": [{"id": "0v0\x01"}]}',
+     "line 1, column 56: malformed JSON: a raw control character (U+0001) in a string (JSON writes it as \\u0001)"),
+    ('{"schema": "ak", "version": 3}\x0b', "line 1, column 31: malformed JSON: text after the document (only spaces, "
+                                          "tabs and line breaks may follow)"),
+    # Keys and values escaped as the loader escapes them: no terminal escape gets through.
+    (DOC % '{"id": "0v0", "\\u001b]0;pwned\\u0007": 1}', "entities[0].\\u001b]0;pwned\\u0007: unknown component"),
+    (DOC % '{"id": "0v0", "text": {"tiny": "\\u009b31m\\u001b"}}',
+     "entities[0].text.tiny: string of 6 bytes does not fit char[4] (at most 3 bytes)"),
+    (DOC % '{"id": "0v0", "ints": {"c": "\\u001b[2J\\u00e9"}}',
+     'entities[0].ints.c: expected integer in [-2147483648, 2147483647], got "\\u001b[2J\u00e9"'),
 ]
 
 # Documents the ak loader takes: defaults, enum values outside the enum (as save writes them),
@@ -326,17 +342,99 @@ class DumpTest(unittest.TestCase):
         self.assertEqual(result.stderr, f"{schema}: components.p.fields.x: unknown type 'flaot' (did you mean 'f32'?)\n")
         self.assertEqual(tool("check", good).returncode, 2)  # --schema is required
 
-    def test_scan_fast_path_agrees_with_the_walk(self):
-        """document._scan clears a text with a regular expression and walks it character by
-        character only when that cannot clear it: both must find the same first problem."""
+    def test_fast_path_agrees_with_the_walk(self):
+        """document.parse lets Python's json parse a text it can vouch for and hands any other
+        to ctext's walk (cJSON's parse, then the RFC 8259 check): both must give one verdict."""
         sys.path.insert(0, os.path.join(ROOT, "generator"))
-        from dumplib import document
+        from dumplib import ctext, document
         texts = ['{"a": "N"}', '{"a": NaN}', '{"a": "x\\"N"}', '{"a": "\\u0000"}', '{"a": "\\\\u0000"}',
                  '{"a": "\\\\"} N', '{"a": "abc', '{"a": "abc I', '{"a": "a\\\nb", "b": Infinity}',
-                 '["I", "\\\\", I]', '["\\"", -Infinity]', '{"Inf": "NaN", "x": [1, 2]}']
-        found = [document._scan(text) for text in texts]
-        self.assertEqual(found, [document._walk(text) for text in texts])
-        self.assertEqual([at for at, _ in filter(None, found)], [6, 7, 12, 19, 12, 8])
+                 '["I", "\\\\", I]', '["\\"", -Infinity]', '{"Inf": "NaN", "x": [1, 2]}', '"\\ud800"',
+                 '"\\ud83d\\ude00"', '"\\\\ud800"', '[' * 1000 + ']' * 1000, '[' * 1001 + ']' * 1001,
+                 '{"a": [' + '{}, ' * 600 + '[[1]]]}', '\ufeff[1]', '\ufeff', ' [1] ', '[1]\x0c', '1' * 100]
+        for text in texts:
+            with self.subTest(text=text[:40]):
+                try:
+                    document.parse(text)
+                    verdict = None
+                except document.DumpError as e:
+                    verdict = e.raw
+                self.assertEqual(verdict, ctext.first_fault(text.encode("utf-8", "surrogatepass")))
+
+    def test_linear_time_on_hostile_dumps(self):
+        """Quadratic before: an 80 KB unterminated string of \\" pairs took 30 s in stats (a
+        regular expression backtracked from every quote); diff of one entity with 20,000
+        unknown keys 13 s (a list lookup per key). Twice those sizes, linear now: well under
+        the bound (about 0.2 s here), far over it when quadratic."""
+        unterminated = self.write("q.json", '{"schema": "ak", "version": 3, "entities": [{"id": "0v0", "x": "'
+                                  + '\\"' * 80000)
+        started = time.monotonic()
+        result = subprocess.run([sys.executable, TOOL, "stats", unterminated], capture_output=True, text=True, timeout=60)
+        self.assertLess(time.monotonic() - started, 15)
+        self.assertEqual((result.returncode, result.stderr),
+                         (2, f"{unterminated}: line 1, column 65: malformed JSON\n"))
+        keys = ", ".join(f'"k{k}": {k}' for k in range(40000))
+        a = self.write("wide_a.json", '{"entities": [{"id": "0v0", %s}]}' % keys)
+        b = self.write("wide_b.json", '{"entities": [{"id": "0v0", %s, "k0": 1}]}' % keys.replace('"k1": 1', '"k1": 2'))
+        started = time.monotonic()
+        result = subprocess.run([sys.executable, TOOL, "diff", a, b], capture_output=True, text=True, timeout=60)
+        self.assertLess(time.monotonic() - started, 15)
+        self.assertEqual((result.returncode, result.stdout), (1, "entities[0v0].k1: 1 -> 2\n"))
+
+    def test_keys_and_values_cannot_drive_the_terminal(self):
+        """diff and stats print a dump's keys and values escaped as the loader escapes them
+        (C0 and C1 controls, DEL as \\u00XX, bytes that are not UTF-8 as \\xNN)."""
+        a = self.write("a.json", '{"entities": [{"id": "0v0", "\\u001b]0;pwned\\u0007": {"\\u009b2J": 1}}]}')
+        b = self.write("b.json", '{"entities": [{"id": "0v0", "\\u001b]0;pwned\\u0007": {"\\u009b2J": "\\u001bc\\u007f"}}]}')
+        result = subprocess.run([sys.executable, TOOL, "diff", a, b], capture_output=True)
+        self.assertEqual((result.returncode, result.stdout),
+                         (1, b'entities[0v0].\\u001b]0;pwned\\u0007.\\u009b2J: 1 -> "\\u001bc\\u007f"\n'))
+        result = subprocess.run([sys.executable, TOOL, "stats", a], capture_output=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(b"\n\\u001b]0;pwned\\u0007         1\n", result.stdout)
+        self.assertNotIn(b"\x1b", result.stdout)
+
+    def test_no_traceback_on_hostile_dumps(self):
+        """Each of these raised a Python exception (exit 1, which means "different" or
+        "refused"): now the loader's verdict, or a clean line."""
+        deep = self.write("deep.json", '{"schema": "evo", "version": 1, "entities": [{"id": "0v0", "legacy": '
+                          + "[" * 995 + "]" * 995 + "}]}")  # RecursionError
+        ours, _ = self.assert_same_verdict(LOAD_EVO, EVO, deep)
+        self.assertEqual(ours.stdout.splitlines()[2:], [f"{deep}: entities[0].legacy: removed component, dropped"])
+        zeros = self.write("zeros.json", DOC % ('{"id": "0v%s"}' % ("0" * 5000)))  # ValueError; the loader: 0v0
+        ours, _ = self.assert_same_verdict(LOAD_AK, AK, zeros)
+        self.assertEqual(ours.returncode, 0, ours.stderr)
+        self.assertEqual(tool("stats", zeros).returncode, 0)
+        minus = self.write("minus.json", DOC % '{"id": "0v0", "state": {"mode": -1e400}}')  # OverflowError
+        ours, _ = self.assert_same_verdict(LOAD_AK, AK, minus)
+        self.assertEqual(ours.returncode, 1)
+        for name in ("a", "b"):  # UnicodeEncodeError: bytes FF FE in a char field, under a UTF-8 locale
+            with open(os.path.join(self.dir, f"bytes_{name}.json"), "wb") as f:
+                f.write(b'{"schema": "ak", "version": 3, "entities": [{"id": "0v0", "text": {"tiny": "'
+                        + (b"\xff\xfe" if name == "a" else b"ok") + b'"}}]}')
+        env = dict(os.environ, LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        result = subprocess.run([sys.executable, TOOL, "diff", os.path.join(self.dir, "bytes_a.json"),
+                                 os.path.join(self.dir, "bytes_b.json")], capture_output=True, env=env)
+        self.assertEqual((result.returncode, result.stdout, result.stderr),
+                         (1, b'entities[0v0].text.tiny: "\\xff\\xfe" -> "ok"\n', b""))
+        ours, _ = self.assert_same_verdict(LOAD_AK, AK, os.path.join(self.dir, "bytes_a.json"))
+        self.assertEqual(ours.returncode, 0)
+        for command in (["stats", deep], ["stats", zeros], ["diff", deep, zeros], ["diff", zeros, minus]):
+            result = subprocess.run([sys.executable, TOOL, *command], capture_output=True, env=env)
+            self.assertNotIn(b"Traceback", result.stderr, command)
+            self.assertIn(result.returncode, (0, 1), (command, result.stderr))
+
+    def test_devices_and_fifos_are_refused(self):
+        """stats /dev/zero raised MemoryError; a FIFO would wait for a writer."""
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        for path, kind in (("/dev/zero", "a device"), (fifo, "a FIFO (pipe)")):
+            result = subprocess.run([sys.executable, TOOL, "stats", path], capture_output=True, text=True, timeout=30)
+            self.assertEqual((result.returncode, result.stderr),
+                             (2, f"{path}: cannot open (not a regular file: it is {kind})\n"))
+            result = subprocess.run([sys.executable, TOOL, "check", path, "--schema", AK], capture_output=True,
+                                    text=True, timeout=30)
+            self.assertEqual(result.returncode, 2, result.stderr)
 
     def test_cli(self):
         self.assertRegex(tool("--version").stdout, r"^ecsgen-dump \d+\.\d+\.\d+\n$")

@@ -182,6 +182,46 @@ class GeneratorTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertEqual(os.listdir(self.out), ["game.d"])
 
+    def test_outputs_follow_the_umask(self):
+        """Outputs are made as open() would make them, 0666 less the umask (they were 0644
+        whatever the umask: a group-shared checkout under umask 002 lost group write)."""
+        schema = os.path.join(ROOT, "schema", "game.json")
+        for mask, mode in ((0o027, 0o640), (0o002, 0o664), (0o077, 0o600)):
+            out = os.path.join(self.out, oct(mask))
+            result = subprocess.run([sys.executable, ECSGEN, schema, "--out", out, "--docs", os.path.join(out, "g.md")],
+                                    capture_output=True, text=True, preexec_fn=lambda: os.umask(mask))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            for name in GAME_FILES + ["g.md"]:
+                self.assertEqual(oct(os.stat(os.path.join(out, name)).st_mode & 0o777), oct(mode), (mask, name))
+
+    def test_devices_fifos_and_huge_files_are_refused(self):
+        """A schema or an output that is not a regular file is refused at once: /dev/zero
+        as a schema grew memory until the OOM killer, `--docs /dev/zero` raised MemoryError
+        (the unchanged-output check read it), a FIFO waited for a writer forever."""
+        schema = os.path.join(ROOT, "schema", "game.json")
+        fifo = os.path.join(self.out, "fifo")
+        os.mkfifo(fifo)
+        huge = os.path.join(self.out, "huge.json")
+        with open(huge, "wb") as f:
+            f.truncate((64 << 20) + 1)  # sparse: 64 MiB of zeros and one byte more
+        cases = [
+            ((os.devnull.replace("null", "zero"), "--check"),
+             "/dev/zero: cannot read the schema: not a regular file: it is a device (a schema is a JSON file)\n"),
+            ((fifo, "--check"), f"{fifo}: cannot read the schema: not a regular file: it is a FIFO (pipe) "
+                                "(a schema is a JSON file)\n"),
+            ((huge, "--check"), f"{huge}: cannot read the schema: larger than 67108864 bytes "
+                                "(a schema of 10,000 components is about 2 MB)\n"),
+            ((schema, "--docs", "/dev/zero"), "/dev/zero: cannot write: a device (outputs are written to a temporary "
+                                              "file renamed over the path: give a file name)\n"),
+            ((schema, "--docs", fifo), f"{fifo}: cannot write: a FIFO (pipe) (outputs are written to a temporary "
+                                       "file renamed over the path: give a file name)\n"),
+        ]
+        for args, expected in cases:
+            with self.subTest(args):
+                result = subprocess.run([sys.executable, ECSGEN, *args], capture_output=True, text=True, timeout=20)
+                self.assertEqual((result.returncode, result.stderr), (1, expected))
+        self.assertEqual(sorted(os.listdir(self.out)), ["fifo", "huge.json"])
+
     def test_a_schema_nested_100000_deep_is_refused(self):
         schema = os.path.join(self.out, "deep.json")
         with open(schema, "w") as f:

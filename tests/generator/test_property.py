@@ -53,11 +53,11 @@ BASE_SEED = random.SystemRandom().randrange(1 << 30) if _seed == "random" else i
 
 # ---- Names --------------------------------------------------------------------------------
 
-# Valid names chosen to sit next to the rules: C keywords with a twist, C++ keywords, libc
+# Valid names chosen to sit next to the rules: C and C++ keywords with a twist, libc
 # functions, the generator's local variables and macro parameters, the words of the fixed API.
 TRICKY_NAMES = [
     "int_", "auto1", "Struct", "If", "Bool", "bool_", "true1", "Null", "NULL1", "errno_", "main",
-    "asm", "new", "class", "this", "delete", "template", "operator", "w", "e", "v", "p", "it",
+    "asm_", "new1", "Class", "this_", "delete_", "Template", "operator1", "w", "e", "v", "p", "it",
     "row", "mem", "cap", "desc", "from", "data", "world_", "worlds", "spawn1", "has", "get",
     "set_", "count_", "iter_", "each", "x", "y", "T", "size", "index", "next", "free", "malloc",
     "memcpy", "strlen", "printf", "a_b", "A", "a", "z9", "ecs1", "Ecs2", "sizeof_",
@@ -89,7 +89,8 @@ DOCS = ["", "A doc.", "ends a comment */ here", "/* nested", "??/", "line\nbreak
 
 KEYWORDS = ["int", "while", "struct", "register", "auto", "static", "bool", "true", "_Bool",
             "typeof", "NULL", "assert", "restrict", "inline", "signed", "default", "case",
-            "errno", "offsetof", "static_assert", "char", "void", "_Atomic", "constexpr"]
+            "errno", "offsetof", "static_assert", "char", "void", "_Atomic", "constexpr",
+            "new", "and", "or", "asm", "class", "this", "delete", "template", "operator", "xor_eq"]
 HOSTILE_NAMES = KEYWORDS + ["INT8_MAX", "UINT64_MAX", "SIZE_MAX", "INT32_C", "NDEBUG", "EOF",
                             "ecs_x", "ECS_NULL", "ECS", "Ecs_a", "a__b", "9lives", "with space", "a-b", "",
                             "x" * 64, "id", "é", "pos.x", "A:B"]

@@ -155,6 +155,13 @@ try {
   await page.waitForFunction(() => /broken\.json/.test(document.getElementById("error").textContent));
   assert.match(await text("#error"), /^broken\.json: malformed JSON: .+ \(still showing a\.json\)$/);
 
+  // Nesting deeper than a load reads (3000 arrays in a field): a clear message, not a page
+  // left at "reading…" by a stack overflow.
+  await (await page.$("#file-a")).uploadFile(file("deep.json"));
+  await page.waitForFunction(() => /deep\.json/.test(document.getElementById("error").textContent));
+  assert.equal(await text("#error"), "deep.json: malformed JSON: nested deeper than 1000 levels (a load refuses it) (still showing a.json)");
+  assert.doesNotMatch(await text("#status"), /reading…/);
+
   // ?dump= and ?compare= next to the page, with a filter in the address; the small pair's
   // diff lines are exactly those of `ecsgen-dump diff` (same semantics: entities by id).
   await page.goto(`${base}?dump=c.json&compare=d.json&filter=has:player`);
@@ -183,6 +190,25 @@ try {
   const demo = JSON.parse(fs.readFileSync(file("demo.json"), "utf8"));
   assert.equal(await text("#filter-count"), `${demo.entities.length} of ${demo.entities.length} entities match`);
   assert.equal(await visible("#error"), false);
+
+  // Components named constructor, toString, hasOwnProperty (Object.prototype's names): counted,
+  // filtered and diffed by the dump's own keys; the diff is ecsgen-dump's.
+  const protoBase = base.replace("game_inspector.html", "proto_inspector.html");
+  await page.goto(`${protoBase}?dump=proto_a.json&compare=proto_b.json`);
+  await page.waitForFunction(() => !document.getElementById("diff").hidden, { timeout: 30000 });
+  assert.deepEqual(await page.$$eval("#chart g", (gs) => gs.map((g) => `${g.dataset.component}=${g.dataset.count}`)),
+    ["constructor=0", "toString=1", "hasOwnProperty=1"]);
+  for (const [query, want] of [["has:constructor", "0 of 3"], ["has:toString", "1 of 3"], ["toString.valueOf=1", "1 of 3"],
+    ["!has:hasOwnProperty", "2 of 3"]]) {
+    await filter(query);
+    assert.equal(await text("#filter-count"), `${want} entities match`, query);
+  }
+  assert.deepEqual(await page.$$eval("#diff-lines li", (items) => items.map((li) => li.textContent)),
+    fs.readFileSync(file("proto_diff.txt"), "utf8").trimEnd().split("\n"));
+  await page.evaluate(() => { location.hash = "#e=1v0"; });
+  await page.waitForFunction(() => document.getElementById("entity-id").textContent === "1v0");
+  assert.equal(await text("#entity-body p"), "In proto_b.json: changed fields are marked (A → B).");
+  assert.deepEqual(await page.$$eval("#entity-body .card", (cards) => cards.map((c) => c.dataset.component)), []);
 
   // A page opened from a file cannot fetch ?dump= (browsers forbid it): it says what to do.
   await page.goto(`file://${file("game_inspector.html")}?dump=a.json`);

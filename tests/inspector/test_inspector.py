@@ -49,6 +49,30 @@ def main(argv):
             f.write('{"schema": "server", "version": 1, "singletons": {}, "entities": [{"id": "0v0"}]}\n')
         with open(a) as src, open(os.path.join(work, "broken.json"), "w") as f:
             f.write(src.read(5000))  # cut off mid-document, as a crash while copying would
+        # 3000 nested arrays in a field: deeper than a load reads (the page overflowed its stack).
+        with open(os.path.join(work, "deep.json"), "w") as f:
+            f.write('{"schema": "game", "version": 1, "entities": [{"id": "0v0", "cargo": {"items": '
+                    + "[" * 3000 + "]" * 3000 + "}}]}\n")
+        # Components named like Object.prototype's members: the page must count, filter and
+        # diff them by the dump's own keys, as ecsgen-dump does.
+        proto = os.path.join(work, "proto.json")
+        with open(proto, "w") as f:
+            f.write('{"name": "proto", "components": {"constructor": {"tag": true}, '
+                    '"toString": {"fields": {"valueOf": "i32"}}, "hasOwnProperty": {"tag": true}}}\n')
+        subprocess.run([sys.executable, os.path.join(ROOT, "generator", "ecsgen.py"), proto, "--inspector",
+                        os.path.join(work, "proto_inspector.html")], check=True)
+        with open(os.path.join(work, "proto_a.json"), "w") as f:
+            f.write('{"schema": "proto", "version": 1, "entities": [{"id": "0v0", "toString": {"valueOf": 1}}, '
+                    '{"id": "1v0"}, {"id": "2v0", "hasOwnProperty": true}]}\n')
+        with open(os.path.join(work, "proto_b.json"), "w") as f:
+            f.write('{"schema": "proto", "version": 1, "entities": [{"id": "0v0", "toString": {"valueOf": 2}, '
+                    '"constructor": true}, {"id": "1v0", "valueOf": {"x": 1}}, {"id": "2v0"}]}\n')
+        proto_diff = subprocess.run([sys.executable, os.path.join(ROOT, "generator", "ecsgen_dump.py"), "diff",
+                                     os.path.join(work, "proto_a.json"), os.path.join(work, "proto_b.json")],
+                                    capture_output=True, text=True)
+        assert proto_diff.returncode == 1, proto_diff.stderr
+        with open(os.path.join(work, "proto_diff.txt"), "w") as f:
+            f.write(proto_diff.stdout)
         return subprocess.run(["node", os.path.join(HERE, "drive.mjs"), work, *argv[3:]], timeout=150).returncode
 
 

@@ -76,6 +76,24 @@ class InspectorPage(unittest.TestCase):
         self.assertEqual((meta["doc"], meta["components"][0]["doc"], meta["components"][0]["fields"][0]["doc"]),
                          (doc, doc, doc))
 
+    def test_the_schema_file_name_cannot_break_out_of_the_page(self):
+        """The page's banner comment names the schema file: a name holding `-->` and markup
+        must not end the comment (the page renders with HTML autoescape)."""
+        name = "x--><svg onload=alert(document.title)>.json"
+        path = os.path.join(self.out, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"name": "t", "components": {"c": {"fields": {"f": "i32"}}}}, f)
+        page_path = os.path.join(self.out, "t.html")
+        result = ecsgen(path, "--inspector", page_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(page_path, encoding="utf-8") as f:
+            page = f.read()
+        head = page.split("<html", 1)[0]
+        self.assertEqual(head.count("-->"), 1, head)  # the banner's own end, nothing before it
+        self.assertIn("x--&gt;&lt;svg onload=alert(document.title)&gt;.json", head)
+        self.assertFalse("<svg onload" in page)
+        self.assertEqual(metadata(page)["name"], "t")
+
     def test_bad_schema_writes_no_page(self):
         path = self.write_schema({"name": "t", "components": {"c": {"fields": {"f": "flaot"}}}})
         page_path = os.path.join(self.out, "t.html")

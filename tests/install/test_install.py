@@ -105,6 +105,16 @@ class InstallTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(out, "mygame_ecs.h")))
             self.assertRegex(run(os.path.join(moved, "bin", "ecsgen-dump"), "--version", env=env),
                              r"^ecsgen-dump \d+\.\d+\.\d+$")
+            # Through symbolic links (~/bin/ecsgen -> the moved prefix's, relative, then a link
+            # to that link): the launcher looks next to the file, not next to the link.
+            links = os.path.join(tmp, "links")
+            os.makedirs(os.path.join(links, "deeper"))
+            os.symlink(os.path.relpath(script, links), os.path.join(links, "ecsgen"))
+            os.symlink(os.path.join(links, "ecsgen"), os.path.join(links, "deeper", "ecsgen"))
+            for link in (os.path.join(links, "ecsgen"), os.path.join(links, "deeper", "ecsgen")):
+                linked_out = os.path.join(tmp, "linked-gen-" + os.path.basename(os.path.dirname(link)))
+                run(link, os.path.join(work, "schema", "mygame.json"), "--out", linked_out, env=env)
+                self.assertTrue(os.path.exists(os.path.join(linked_out, "mygame_ecs.h")), link)
             bad_env = dict(env, ECSGEN_PYTHON="/nonexistent/python3")
             result = subprocess.run([script, "--version"], env=bad_env, capture_output=True, text=True)
             self.assertNotEqual(result.returncode, 0)
