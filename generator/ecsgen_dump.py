@@ -23,6 +23,9 @@ commands:
                    would a program of SCHEMA load DUMP? The generated loader's rules and
                    messages (`DUMP: json.path: what is wrong`), older documents included:
                    renames and removals are reported, values read by today's types.
+                   Up to 50 report lines are printed each; more are summarised, one
+                   line per kind with entities[*] for the index (--each: every line,
+                   --summary: always summarise).
                    Exit 0 loads, 1 refused, 2 trouble (bad schema, unreadable file)
 
 See docs/debugging-with-dumps.md.
@@ -47,7 +50,16 @@ def parse_args(argv):
     check.add_argument("--lax", action="store_true",
                        help="as the load option lax: drop (and report) unknown components and fields "
                             "instead of refusing them")
+    shown = check.add_mutually_exclusive_group()
+    shown.add_argument("--each", dest="report", action="store_const", const="each",
+                       help="print every report line (the default up to %d lines)" % SUMMARY_FROM)
+    shown.add_argument("--summary", dest="report", action="store_const", const="summary",
+                       help="summarise the report: one line per kind of line, with entities[*] for the entity's "
+                            "index, how many and the first (the default from %d lines on)" % SUMMARY_FROM)
     return parser.parse_args(argv)
+
+
+SUMMARY_FROM = 51  # report lines from which check summarises unless told --each
 
 
 def _version():
@@ -114,9 +126,33 @@ def run_check(args):
             print(f"{path}: version: document version {result.version} is older than schema {schema.name}'s "
                   f"{schema.version}: read through the schema's renames and removals (a program's migration "
                   f"callback would run first)")
-        for line in result.report:
+        summarise = args.report == "summary" or args.report is None and len(result.report) >= SUMMARY_FROM
+        for line in summary(result.report) if summarise else result.report:
             print(f"{path}: {line}")
+        if summarise:
+            print(f"{path}: report: {len(result.report)} lines summarised (--each prints every one)")
     return status
+
+
+def summary(report):
+    """The report's lines grouped by what they say, the entity's index as entities[*], in the
+    order each kind first appears: `entities[*].pos: renamed to place (3 entities, first
+    entities[0])`; a kind seen once stays as it was."""
+    import re
+    kinds = {}
+    for line in report:
+        match = re.match(r"entities\[(\d+)\]", line)
+        key = "entities[*]" + line[match.end():] if match else (line, len(kinds))  # only entities merge
+        kinds.setdefault(key, []).append(line)
+    out = []
+    for key, lines in kinds.items():
+        if len(lines) == 1:
+            out.append(lines[0])
+        else:
+            path, _, what = key.partition(": ")
+            first = re.match(r"entities\[\d+\]", lines[0]).group(0)
+            out.append(f"{path}: {what} ({len(lines)} entities, first {first})")
+    return out
 
 
 if __name__ == "__main__":
