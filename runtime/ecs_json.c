@@ -582,8 +582,8 @@ static const char *ecs_json_special(double v) {
 /* v's decimal digits rounded to `digits` significant ones (printf's %e: exact, ties to even)
  * as a digit string and the exponent of its first digit. The digits are picked out of printf's
  * text, so a locale's decimal point (',' or several bytes) never reaches the result. */
-static int ecs_json_digits(double v, int digits, char out[24]) {
-    char text[48];
+static int ecs_json_digits(double v, int digits, char *out) {
+    char text[64];
     snprintf(text, sizeof text, "%.*e", digits - 1, fabs(v));
     const char *p = text;
     int n = 0;
@@ -593,6 +593,33 @@ static int ecs_json_digits(double v, int digits, char out[24]) {
     return *p == 'e' ? atoi(p + 1) : 0;
 }
 
+/* Rounds the p leading digits of many (40 significant digits of a value, printf-rounded) to
+ * p digits as printf would round the value itself; false when only printf can tell (the rest
+ * is 5 then zeros: a tie, or printf's 40 digits rounded up to one). */
+static bool ecs_json_round_digits(const char *many, int p, char out[24], int *exp) {
+    const char *rest = many + p;
+    bool up = *rest > '5';
+    if (*rest == '5') {
+        for (const char *r = rest + 1; *r; r++) up |= *r != '0';
+        if (!up) return false;
+    }
+    memcpy(out, many, (size_t)p);
+    out[p] = '\0';
+    for (int i = p - 1; up && i >= 0; i--) {
+        if (out[i] == '9') {
+            out[i] = '0';
+        } else {
+            out[i]++;
+            up = false;
+        }
+    }
+    if (up) { /* 99..9 became 00..0: 10..0, one place higher */
+        out[0] = '1';
+        ++*exp;
+    }
+    return true;
+}
+
 size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]) {
     char *o = out;
     if (signbit(v)) *o++ = '-';
@@ -600,13 +627,27 @@ size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]) 
         *o++ = '0', *o = '\0';
         return (size_t)(o - out);
     }
-    char digits[24], check[48];
+    /* One printf of 40 digits, rounded here to each length tried (a printf per length took
+     * twice as long); the rare undecidable rounding asks printf for that length. */
+    char many[48], digits[24], check[48];
+    const int many_exp = ecs_json_digits(v, 40, many);
     int exp = 0;
     for (int p = 1; p <= 17; p++) {
-        exp = ecs_json_digits(v, p, digits);
+        exp = many_exp;
+        if (!ecs_json_round_digits(many, p, digits, &exp)) exp = ecs_json_digits(v, p, digits);
         /* Read back with no decimal point ("12345e-4"): strtod's reading of it does not
          * depend on the locale either. */
-        snprintf(check, sizeof check, "%s%se%d", signbit(v) ? "-" : "", digits, exp - (p - 1));
+        char *c = check;
+        if (signbit(v)) *c++ = '-';
+        memcpy(c, digits, (size_t)p), c += p;
+        *c++ = 'e';
+        int e = exp - (p - 1);
+        if (e < 0) *c++ = '-', e = -e;
+        char tmp[8];
+        int t = 0;
+        do tmp[t++] = (char)('0' + e % 10); while ((e /= 10) > 0);
+        while (t > 0) *c++ = tmp[--t];
+        *c = '\0';
         double back = strtod(check, NULL);
         if (single) {
             if (fabs(back) >= 0x1.ffffffp127) continue; /* a float's infinity: the loader refuses it */
