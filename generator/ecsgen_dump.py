@@ -24,6 +24,9 @@ commands:
                    would a program of SCHEMA load DUMP? The generated loader's rules and
                    messages (`DUMP: json.path: what is wrong`), older documents included:
                    renames and removals are reported, values read by today's types.
+                   Up to 50 report lines are printed each; more are summarised, one
+                   line per kind with entities[*] for the index (--each: every line,
+                   --summary: always summarise).
                    Exit 0 loads, 1 refused, 2 trouble (bad schema, unreadable file)
 
 See docs/debugging-with-dumps.md.
@@ -48,7 +51,16 @@ def parse_args(argv):
     check.add_argument("--lax", action="store_true",
                        help="as the load option lax: drop (and report) unknown components and fields "
                             "instead of refusing them")
+    shown = check.add_mutually_exclusive_group()
+    shown.add_argument("--each", dest="report", action="store_const", const="each",
+                       help="print every report line (the default up to %d lines)" % SUMMARY_FROM)
+    shown.add_argument("--summary", dest="report", action="store_const", const="summary",
+                       help="summarise the report: one line per kind of line, with entities[*] for the entity's "
+                            "index, how many and the first (the default from %d lines on)" % SUMMARY_FROM)
     return parser.parse_args(argv)
+
+
+SUMMARY_FROM = 51  # report lines from which check summarises unless told --each
 
 
 def _version():
@@ -90,11 +102,7 @@ def run_diff(args):
     try:
         lines = diff.diff(args.a, document.read(args.a), args.b, document.read(args.b))
     except document.DumpError as e:
-<<<<<<< HEAD
         report(e)
-=======
-        _err(e.line())
->>>>>>> harden30py
         return 2
     for line in lines:
         _out(line)
@@ -107,11 +115,7 @@ def run_stats(args):
     try:
         lines = stats.stats(args.dump, document.read(args.dump))
     except document.DumpError as e:
-<<<<<<< HEAD
         report(e)
-=======
-        _err(e.line())
->>>>>>> harden30py
         return 2
     _out(_shown(args.dump) + b": " + "\n".join(lines).encode("utf-8", "surrogateescape"))
     return 0
@@ -132,19 +136,11 @@ def run_check(args):
         try:
             result = check.check_file(path, schema, args.lax)
         except document.Unreadable as e:
-<<<<<<< HEAD
             report(e)
             status = 2
             continue
         except document.DumpError as e:
             report(e)
-=======
-            _err(e.line())
-            status = 2
-            continue
-        except document.DumpError as e:
-            _err(e.line())
->>>>>>> harden30py
             status = max(status, 1)
             continue
         shown = _shown(path)
@@ -153,10 +149,33 @@ def run_check(args):
             _out(shown + f": version: document version {result.version} is older than schema {schema.name}'s "
                          f"{schema.version}: read through the schema's renames and removals (a program's migration "
                          f"callback would run first)".encode())
-        for line in result.report:
+        summarise = args.report == "summary" or args.report is None and len(result.report) >= SUMMARY_FROM
+        for line in summary(result.report) if summarise else result.report:
             _out(shown + b": " + line)
+        if summarise:
+            _out(shown + f": report: {len(result.report)} lines summarised (--each prints every one)".encode())
     return status
 
+
+def summary(report):
+    """The report's lines (bytes, escaped as the loader escapes them) grouped by what they say,
+    the entity's index as entities[*], in the order each kind first appears: `entities[*].pos:
+    renamed to place (3 entities, first entities[0])`; a kind seen once stays as it was."""
+    import re
+    kinds = {}
+    for line in report:
+        match = re.match(rb"entities\[(\d+)\]", line)
+        key = b"entities[*]" + line[match.end():] if match else (line, len(kinds))  # only entities merge
+        kinds.setdefault(key, []).append(line)
+    out = []
+    for key, lines in kinds.items():
+        if len(lines) == 1:
+            out.append(lines[0])
+        else:
+            path, _, what = key.partition(b": ")
+            first = re.match(rb"entities\[\d+\]", lines[0]).group(0)
+            out.append(path + b": " + what + f" ({len(lines)} entities, first ".encode() + first + b")")
+    return out
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `ecsgen-dump diff A B | head` ends quietly

@@ -1,4 +1,5 @@
 /* ecs_json.c: JSON helpers for generated save/load code (format rules in ecs_json.h). */
+#define _POSIX_C_SOURCE 200809L /* newlocale, uselocale: documents are parsed in the "C" locale */
 #include "ecs_json.h"
 
 #include <inttypes.h>
@@ -8,8 +9,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <locale.h>
 #include <string.h>
+#include <locale.h>
+#if defined(__APPLE__)
+#include <xlocale.h>
+#endif
 
 #include "ecs_alloc.h"
 
@@ -149,8 +153,10 @@ static const char *ecs_json_describe(const cJSON *v, char buf[64]) {
             ecs_json_escape(shown, 38, v->valuestring);
             snprintf(buf, 64, "\"%s...\"", shown);
         }
+    } else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        ecs_json_format_real(v->valuedouble, false, buf); /* as save writes an f64 */
     } else if (cJSON_IsNumber(v)) {
-        snprintf(buf, 64, "%.17g", v->valuedouble);
+        snprintf(buf, 64, "%g", v->valuedouble); /* inf, -inf (a literal beyond a double's range) */
     } else {
         snprintf(buf, 64, "%s", cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" : cJSON_IsNull(v) ? "null"
                                 : cJSON_IsArray(v) ? "an array" : "an object");
@@ -173,7 +179,18 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     }
     unsigned long line, column;
     const char *end = NULL;
+    /* cJSON reads numbers with strtod after swapping '.' for the first byte of the locale's
+     * decimal point: under de_DE.UTF-8 that works, under ps_AF.UTF-8 (a two-byte point) every
+     * fraction was cut off. Parse in the "C" locale, for this thread only (uselocale). */
+    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!c_locale) {
+        snprintf(err->message, sizeof err->message, "(document): out of memory");
+        return NULL;
+    }
+    locale_t previous = uselocale(c_locale);
     cJSON *root = cJSON_ParseWithOpts(text, &end, true); /* length + NUL, as its check needs */
+    uselocale(previous);
+    freelocale(c_locale);
     if (root) { /* cJSON is lenient: hold what it took to the RFC 8259 grammar */
         const char *why = NULL;
         char detail[96];
@@ -443,8 +460,11 @@ bool ecs_json_read_f64(ecs_json_ctx_t *c, const cJSON *v, double *out) {
 bool ecs_json_read_f32(ecs_json_ctx_t *c, const cJSON *v, float *out) {
     double d = 0;
     if (!ecs_json_read_real(c, v, &d)) return false;
-    if (isfinite(d) && fabs(d) >= 0x1.ffffffp127) /* rounds to infinity as a float */
-        return ecs_json_fail(c, "expected number in f32 range (about ±3.4e38), got %.17g", d);
+    if (isfinite(d) && fabs(d) >= 0x1.ffffffp127) { /* rounds to infinity as a float */
+        char got[ECS_JSON_REAL_MAX];
+        ecs_json_format_real(d, false, got);
+        return ecs_json_fail(c, "expected number in f32 range (about ±3.4e38), got %s", got);
+    }
     *out = (float)d;
     return true;
 }
@@ -559,24 +579,118 @@ static const char *ecs_json_special(double v) {
     return NULL;
 }
 
-/* The shortest %.Ng that reads back (through strtod, as cJSON reads) to the same bits. */
+/* v's decimal digits rounded to `digits` significant ones (printf's %e: exact, ties to even)
+ * as a digit string and the exponent of its first digit. The digits are picked out of printf's
+ * text, so a locale's decimal point (',' or several bytes) never reaches the result. */
+static int ecs_json_digits(double v, int digits, char *out) {
+    char text[64];
+    snprintf(text, sizeof text, "%.*e", digits - 1, fabs(v));
+    const char *p = text;
+    int n = 0;
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9') out[n++] = *p;
+    out[n] = '\0';
+    return *p == 'e' ? atoi(p + 1) : 0;
+}
+
+/* Rounds the p leading digits of many (40 significant digits of a value, printf-rounded) to
+ * p digits as printf would round the value itself; false when only printf can tell (the rest
+ * is 5 then zeros: a tie, or printf's 40 digits rounded up to one). */
+static bool ecs_json_round_digits(const char *many, int p, char out[24], int *exp) {
+    const char *rest = many + p;
+    bool up = *rest > '5';
+    if (*rest == '5') {
+        for (const char *r = rest + 1; *r; r++) up |= *r != '0';
+        if (!up) return false;
+    }
+    memcpy(out, many, (size_t)p);
+    out[p] = '\0';
+    for (int i = p - 1; up && i >= 0; i--) {
+        if (out[i] == '9') {
+            out[i] = '0';
+        } else {
+            out[i]++;
+            up = false;
+        }
+    }
+    if (up) { /* 99..9 became 00..0: 10..0, one place higher */
+        out[0] = '1';
+        ++*exp;
+    }
+    return true;
+}
+
+size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]) {
+    char *o = out;
+    if (signbit(v)) *o++ = '-';
+    if (v == 0) {
+        *o++ = '0', *o = '\0';
+        return (size_t)(o - out);
+    }
+    /* One printf of 40 digits, rounded here to each length tried (a printf per length took
+     * twice as long); the rare undecidable rounding asks printf for that length. */
+    char many[48], digits[24], check[48];
+    const int many_exp = ecs_json_digits(v, 40, many);
+    int exp = 0;
+    for (int p = 1; p <= 17; p++) {
+        exp = many_exp;
+        if (!ecs_json_round_digits(many, p, digits, &exp)) exp = ecs_json_digits(v, p, digits);
+        /* Read back with no decimal point ("12345e-4"): strtod's reading of it does not
+         * depend on the locale either. */
+        char *c = check;
+        if (signbit(v)) *c++ = '-';
+        memcpy(c, digits, (size_t)p), c += p;
+        *c++ = 'e';
+        int e = exp - (p - 1);
+        if (e < 0) *c++ = '-', e = -e;
+        char tmp[8];
+        int t = 0;
+        do tmp[t++] = (char)('0' + e % 10); while ((e /= 10) > 0);
+        while (t > 0) *c++ = tmp[--t];
+        *c = '\0';
+        double back = strtod(check, NULL);
+        if (single) {
+            if (fabs(back) >= 0x1.ffffffp127) continue; /* a float's infinity: the loader refuses it */
+            float a = (float)back, b = (float)v;
+            if (memcmp(&a, &b, sizeof a) == 0) break;
+        } else if (memcmp(&back, &v, sizeof v) == 0) {
+            break;
+        }
+    }
+    int k = (int)strlen(digits);
+    while (k > 1 && digits[k - 1] == '0') digits[--k] = '\0';
+    /* Laid out as JavaScript's Number.prototype.toString does: plain from 1e-7 up to below
+     * 1e21 (100, 730, 0.1, 0.000001, 1234567), else d.ddde+N / d.ddde-N (1e+21, 1e-7). */
+    int n = exp + 1; /* the value is 0.DIGITS x 10^n */
+    if (k <= n && n <= 21) {
+        memcpy(o, digits, (size_t)k), o += k;
+        for (int i = k; i < n; i++) *o++ = '0';
+    } else if (0 < n && n <= 21) {
+        memcpy(o, digits, (size_t)n), o += n;
+        *o++ = '.';
+        memcpy(o, digits + n, (size_t)(k - n)), o += k - n;
+    } else if (-6 < n && n <= 0) {
+        *o++ = '0', *o++ = '.';
+        for (int i = 0; i < -n; i++) *o++ = '0';
+        memcpy(o, digits, (size_t)k), o += k;
+    } else {
+        *o++ = digits[0];
+        if (k > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)(k - 1)), o += k - 1;
+        }
+        o += snprintf(o, 8, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
+    }
+    *o = '\0';
+    return (size_t)(o - out);
+}
+
+/* The shortest digits that read back (through strtod, as cJSON reads) to the same bits. */
 static cJSON *ecs_json_from_real(double v, bool single) {
     const char *special = ecs_json_special(v);
     if (special) return cJSON_CreateString(special);
-    char buf[40];
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        double back = strtod(buf, NULL);
-        if (single ? ((float)back == (float)v && signbit(back) == signbit(v))
-                   : memcmp(&back, &v, sizeof v) == 0)
-            break;
-    }
-    /* snprintf and strtod follow the C locale's decimal point; JSON's is always '.'. (cJSON
-     * maps '.' to the locale's when it parses, so loading needs no such step.) */
-    char point = *localeconv()->decimal_point;
-    if (point != '.')
-        for (char *p = buf; *p; p++)
-            if (*p == point) *p = '.';
+    char buf[ECS_JSON_REAL_MAX];
+    ecs_json_format_real(v, single, buf);
     return cJSON_CreateRaw(buf);
 }
 

@@ -2,8 +2,10 @@
  * that report the JSON path, lossless writes, ids, and whole files.
  *
  * Format rules (README.md, "Saving and loading"), decided here once for every schema:
- * - f32/f64: the shortest decimal that reads back bit-exact (inserted with cJSON_CreateRaw,
- *   since cJSON's own %1.15g rounds). JSON has no NaN or infinity: they are written as the
+ * - f32/f64: the fewest digits that read back bit-exact, plain where a person would write
+ *   them (100, 730, 0.1), an exponent only from 1e21 and below 1e-7 (ecs_json_format_real;
+ *   inserted with cJSON_CreateRaw, since cJSON's own %1.15g rounds). Writes and reads do not
+ *   depend on the C locale. JSON has no NaN or infinity: they are written as the
  *   strings "NaN", "-NaN", "Infinity" and "-Infinity" and read back as such (a NaN comes
  *   back as the default quiet NaN of its sign; its payload bits are not kept).
  * - i64/u64: a JSON number when |v| < 2^53 (every reader gets it exactly), else a decimal
@@ -130,6 +132,12 @@ cJSON *ecs_json_from_int(int64_t v);   /* i8..i64 */
 cJSON *ecs_json_from_uint(uint64_t v); /* u8..u64 */
 cJSON *ecs_json_from_f32(float v);
 cJSON *ecs_json_from_f64(double v);
+/* Finite v as save writes it (f32 when single): the fewest significant digits that read back
+ * to the same bits (through a double, then a float for f32), laid out as JavaScript's
+ * Number.prototype.toString: plain from 1e-7 up to below 1e21, else with an exponent
+ * ("1e+21", "1.5e-7"). Never depends on the C locale. Returns the length. */
+#define ECS_JSON_REAL_MAX 32
+size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]);
 cJSON *ecs_json_from_entity(ecs_entity_t v);
 /* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
  * issued, a later generation of a live slot (another world's id, say), is written as null:

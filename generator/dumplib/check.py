@@ -8,7 +8,7 @@ refused by its path), then the entity ids."""
 import math
 
 from . import ctext
-from .document import DumpError, Num, Obj, describe, c_bytes, g17, parse_decimal, parse_id, format_id, EXACT
+from .document import DumpError, Num, Obj, describe, c_bytes, format_real, parse_decimal, parse_id, format_id, EXACT
 
 SLOTS_DEFAULT = 1 << 20  # ECS_JSON_SLOTS_DEFAULT
 LAST_GENERATION = 2 ** 32 - 1  # a reference there would retire its slot
@@ -225,7 +225,7 @@ def _read_scalar(path, v, scalar, t, mentions):
     elif kind == "float":
         d = _read_real(path, v)
         if t.bits == 32 and math.isfinite(d) and abs(d) >= F32_LIMIT:
-            _fail(path, f"expected number in {scalar} range (about ±3.4e38), got {g17(d)}")
+            _fail(path, f"expected number in {scalar} range (about ±3.4e38), got {format_real(d)}")
     elif kind == "entity":
         if v is not None:
             parsed = _read_entity(path, v, mentions)

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import struct
 import sys
 
 from ecsgenlib import files
@@ -171,9 +172,38 @@ def c_bytes(s):
         return s.encode("utf-8", "surrogatepass")
 
 
-def g17(d):
-    """C's %.17g."""
-    return "%.17g" % d
+def format_real(d, single=False):
+    """Finite d as the C writer writes it (ecs_json_format_real; f32 when single): the fewest
+    significant digits that read back to the same bits (through a double, then a float for
+    f32), laid out as JavaScript's Number.prototype.toString (plain from 1e-7 up to below
+    1e21). The inspector's formatReal is the same rule; tests/json/test_float_text.py holds
+    all three to one corpus. A non-finite d (a literal beyond a double's range) as C's %g."""
+    if not math.isfinite(d):
+        return "%g" % d
+    sign = "-" if math.copysign(1.0, d) < 0 else ""
+    if d == 0:
+        return sign + "0"
+    want = struct.pack("<f", d) if single else struct.pack("<d", d)
+    for p in range(1, 18):
+        mantissa, exponent = ("%.*e" % (p - 1, abs(d))).split("e")  # exact, ties to even, as C's
+        digits, exp = mantissa.replace(".", ""), int(exponent)
+        back = float(f"{sign}{digits}e{exp - (p - 1)}")
+        try:
+            if (struct.pack("<f", back) if single else struct.pack("<d", back)) == want:
+                break
+        except OverflowError:  # a float's infinity: the loader refuses it
+            pass
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), exp + 1  # the value is 0.DIGITS x 10^n
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits
+    else:
+        text = digits[0] + ("." + digits[1:] if k > 1 else "") + f"e{'-' if n - 1 < 0 else '+'}{abs(n - 1)}"
+    return sign + text
 
 
 def describe(v):
@@ -186,7 +216,7 @@ def describe(v):
             return f'"{_text(shown)}"'
         return f'"{_text(ctext.escape(raw, 38)[0])}..."'
     if isinstance(v, Num):
-        return g17(float(v))
+        return format_real(float(v))
     if v is True:
         return "true"
     if v is False:

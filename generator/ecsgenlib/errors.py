@@ -35,8 +35,13 @@ SCHEMA_PROBLEMS = (SchemaError, SchemaErrors)  # what building a model from a sc
 def report(error):
     """How ecsgen and ecsgen-dump print a problem (a SchemaError, every error of a
     SchemaErrors, a dump's DumpError, a WriteError): its text on stderr, one line per
-    problem, each already saying `file: where: what`."""
-    print(error, file=sys.stderr)
+    problem, each already saying `file: where: what`. A dump's error gives its line as bytes,
+    escaped as the C loader escapes them (a dump may hold bytes that are not UTF-8)."""
+    sys.stdout.flush()
+    line = error.line() if callable(getattr(error, "line", None)) else str(error).encode("utf-8", "surrogateescape")
+    sys.stderr.flush()
+    sys.stderr.buffer.write(line + b"\n")
+    sys.stderr.buffer.flush()
 
 
 def _printable(text):

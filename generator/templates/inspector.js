@@ -38,7 +38,14 @@ const state = {
   pageSize: 50,
   diff: null, // { lines, summary }
   diffPage: 0,
+  hidden: new Set(), // components whose columns the column chooser hides
 };
+
+// The columns shown: every column of a component not hidden, the id always (with its index
+// into COLUMNS, which sorting and data-column keep).
+function shownColumns() {
+  return COLUMNS.map((column, index) => [column, index]).filter(([column]) => !column.comp || !state.hidden.has(column.comp.name));
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -222,11 +229,75 @@ function toText(v) {
   return JSON.stringify(v);
 }
 
+// Finite x as the C writer writes it (ecs_json_format_real; an f32 when single): the fewest
+// significant digits that read back to the same bits (through a double, then Math.fround for
+// f32), laid out as Number.prototype.toString (plain from 1e-7 up to below 1e21). ecsgen-dump's
+// format_real is the same rule; tests/json/test_float_text.py holds all three to one corpus.
+const F32_OVERFLOW = (2 ** 25 - 1) * 2 ** 103; // 0x1.ffffffp127: from here on a double rounds to a float's infinity
+
+function formatReal(x, single) {
+  if (!Number.isFinite(x)) return String(x);
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  if (x === 0) return sign + "0";
+  const want = single ? Math.fround(x) : x;
+  let digits = "", exp = 0;
+  for (let p = 1; p <= 17; p++) {
+    [digits, exp] = exactDigits(Math.abs(x), p);
+    const back = Number(`${sign}${digits}e${exp - (p - 1)}`);
+    if (single ? Math.abs(back) < F32_OVERFLOW && Object.is(Math.fround(back), want) : Object.is(back, want)) break;
+  }
+  digits = digits.replace(/0+$/, "") || "0";
+  const k = digits.length, n = exp + 1; // the value is 0.DIGITS x 10^n
+  let text;
+  if (k <= n && n <= 21) text = digits + "0".repeat(n - k);
+  else if (0 < n && n <= 21) text = digits.slice(0, n) + "." + digits.slice(n);
+  else if (-6 < n && n <= 0) text = "0." + "0".repeat(-n) + digits;
+  else text = digits[0] + (k > 1 ? "." + digits.slice(1) : "") + "e" + (n - 1 < 0 ? "-" : "+") + Math.abs(n - 1);
+  return sign + text;
+}
+
+// x > 0 rounded to p significant digits as C's printf("%.*e") does (exact, ties to even):
+// [digit string, exponent of the first digit]. toExponential rounds ties up, so an exact tie
+// (checked with BigInt against x's binary value) takes the even neighbour.
+function exactDigits(x, p) {
+  const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(x.toExponential(p - 1));
+  let digits = m[1] + (m[2] || ""), exp = Number(m[3]);
+  const more = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(x.toExponential(p));
+  const longer = more[1] + (more[2] || "");
+  if (longer.endsWith("5") && (Number(digits[digits.length - 1]) % 2 === 1) && isExactly(x, longer, Number(more[3]) - p)) {
+    // A tie rounded up to an odd last digit: the even one is the one below, longer cut short.
+    digits = longer.slice(0, p);
+    exp = Number(more[3]);
+  }
+  return [digits, exp];
+}
+
+// Whether x is exactly the decimal DIGITS x 10^e.
+function isExactly(x, digits, e) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const hi = view.getUint32(0), lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let q = biased === 0 ? -1074 : biased - 1075;
+  if (biased !== 0) mant |= 1n << 52n;
+  // mant * 2^q == digits * 10^e
+  let left = mant, right = BigInt(digits);
+  if (q >= 0) left <<= BigInt(q); else right <<= BigInt(-q);
+  if (e >= 0) right *= 10n ** BigInt(e); else left *= 10n ** BigInt(-e);
+  return left === right;
+}
+
+// A number of field f as the C writer writes it: f32 and f64 as formatReal, the rest as is.
+function numberText(f, x) {
+  return typeof x === "number" && f && f.kind === "float" ? formatReal(x, f.type.startsWith("f32")) : String(x);
+}
+
 function fieldText(f, v) {
   if (v === undefined) return "";
-  if (f && f.length !== null && f.kind !== "char" && Array.isArray(v)) return "[" + v.map((x) => (x === null ? "null" : String(x))).join(", ") + "]";
+  if (f && f.length !== null && f.kind !== "char" && Array.isArray(v)) return "[" + v.map((x) => (x === null ? "null" : numberText(f, x))).join(", ") + "]";
   if (v === null) return "null";
-  return typeof v === "string" ? v : typeof v === "object" ? toText(v) : String(v);
+  return typeof v === "string" ? v : typeof v === "object" ? toText(v) : numberText(f, v);
 }
 
 function typeText(f) {
@@ -503,12 +574,13 @@ function renderTableHead() {
   thead.textContent = "";
   const groups = el("tr");
   const names = el("tr");
-  COLUMNS.forEach((column, index) => {
+  shownColumns().forEach(([column, index]) => {
     const sorted = state.sort.column === index ? (state.sort.dir > 0 ? " sortable sorted-asc" : " sortable sorted-desc") : " sortable";
     const th = el("th", { class: sorted.trim(), "data-column": index, onclick: () => sortBy(index),
       title: column.comp ? (column.field ? `${column.comp.name}.${column.field.name}: ${typeText(column.field)}${column.field.doc ? " — " + column.field.doc : ""}` : `${column.comp.name} (tag)`) : "entity id" });
     if (!column.comp) {
       th.rowSpan = 2;
+      th.classList.add("id-col");
       th.textContent = "id";
       groups.append(th);
       return;
@@ -531,13 +603,14 @@ function renderTable() {
   const start = state.page * state.pageSize;
   const end = Math.min(rows.length, start + state.pageSize);
   const fragment = document.createDocumentFragment();
+  const shown = shownColumns();
   for (let r = start; r < end; r++) {
     const e = state.a.entities[rows[r]];
     const tr = el("tr", { "data-id": e.id });
-    for (const column of COLUMNS) {
+    for (const [column] of shown) {
       const v = cellValue(column, e);
       if (!column.comp) {
-        tr.append(el("td", {}, el("a", { href: `#e=${e.id}`, class: "mono", text: e.id })));
+        tr.append(el("td", { class: "id-col" }, el("a", { href: `#e=${e.id}`, class: "mono", text: e.id })));
       } else if (v === undefined) {
         tr.append(el("td", { class: "absent" }));
       } else if (!column.field) {
@@ -556,6 +629,37 @@ function renderTable() {
     renderTable();
   }, true);
   $("entities").hidden = false;
+}
+
+// The column chooser: one checkbox per pooled component (its columns shown or hidden), and
+// all / none. The id column always stays, pinned at the left.
+function renderColumnChooser() {
+  const list = $("column-list");
+  list.textContent = "";
+  const count = () => {
+    $("columns-count").textContent = `${POOLED.length - state.hidden.size} of ${POOLED.length} components`;
+  };
+  const boxes = [];
+  for (const c of POOLED) {
+    const box = el("input", { type: "checkbox", "data-component": c.name, checked: !state.hidden.has(c.name) });
+    box.addEventListener("change", () => {
+      if (box.checked) state.hidden.delete(c.name);
+      else state.hidden.add(c.name);
+      count();
+      if (state.rows) renderTable();
+    });
+    boxes.push(box);
+    list.append(el("label", { title: c.doc || c.name }, box, ` ${c.name}`));
+  }
+  const every = (show) => () => {
+    for (const box of boxes) box.checked = show;
+    state.hidden = show ? new Set() : new Set(POOLED.map((c) => c.name));
+    count();
+    if (state.rows) renderTable();
+  };
+  list.append(el("button", { type: "button", "data-columns": "all", onclick: every(true), text: "all" }),
+    el("button", { type: "button", "data-columns": "none", onclick: every(false), text: "none" }));
+  count();
 }
 
 function renderPager(box, page, pages, label, go, sizes) {
@@ -680,7 +784,7 @@ function showEntity(id, slot) {
   section.hidden = false;
   if (!dump || !dump.byId.has(id)) {
     body.append(el("p", { class: "stale", text: `${id} is not in ${dump ? dump.name : "this dump"}: destroyed, or never spawned.` }));
-    section.scrollIntoView();
+    section.scrollIntoView({ block: "nearest" });
     return;
   }
   const e = dump.entities[dump.byId.get(id)];
@@ -720,7 +824,7 @@ function showEntity(id, slot) {
     for (const [from, path] of refs.slice(0, 100)) list.append(el("li", {}, entityLink(from, slot), ` ${path}`));
     body.append(el("h3", { text: `Referenced by ${refs.length}` }), list);
   }
-  section.scrollIntoView();
+  section.scrollIntoView({ block: "nearest" }); // beside the table, pinned: usually in view already
 }
 
 // ---- diff: entities matched by id, values by path (as `ecsgen-dump diff`) ------------------
@@ -841,6 +945,7 @@ function init() {
     history.pushState(null, "", location.pathname + location.search);
   });
   window.addEventListener("hashchange", routeHash);
+  renderColumnChooser();
   let depth = 0;
   document.addEventListener("dragenter", (ev) => {
     ev.preventDefault();

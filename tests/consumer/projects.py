@@ -9,9 +9,12 @@ import subprocess
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run(*command, cwd=None, env=None):
-    """The command's stdout; an AssertionError with its output when it fails."""
+def run(*command, cwd=None, env=None, check=True):
+    """The command's stdout; an AssertionError with its output when it fails. With
+    check=False: the finished process, whatever its exit status."""
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    if not check:
+        return result
     if result.returncode != 0:
         raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
     return result.stdout

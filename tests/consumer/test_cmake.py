@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """tests/consumer built with CMake and Ninja: with ecsgen as a source subdirectory
-(add_subdirectory) and installed (meson install into a temporary prefix, find_package);
-each run prints the expected output, and a second build with nothing changed does nothing."""
+(add_subdirectory) and installed (meson install into a temporary prefix, find_package); as a
+C project and as a C++-only one (project(consumer CXX), main.cpp), with the consumer's
+cmake_minimum_required at 3.16 (policy CMP0116 OLD: depfiles passed to Ninja as written) and at
+the running CMake's version. Each run prints the expected output, and a second build with
+nothing changed does nothing (Ninja explains no step). find_package(ecsgen VERSION) takes the
+installed version file: 0.<minor> is found, a newer version is refused."""
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -11,36 +16,91 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from projects import copy_repository, install, run  # noqa: E402
+from projects import ROOT, copy_repository, install, run  # noqa: E402
 
 EXPECTED = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
 
 
+def cmake_version():
+    return re.search(r"cmake version (\d+\.\d+)", run("cmake", "--version")).group(1)
+
+
+def version():
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        return re.search(r"project\(ecsgen VERSION (\S+) ", f.read()).group(1)
+
+
 class CMakeTest(unittest.TestCase):
-    def build_and_run(self, project, *options):
-        build = os.path.join(project, "build")
+    def build_and_run(self, project, *options, name="build"):
+        build = os.path.join(project, name)
         run("cmake", "-G", "Ninja", "-S", project, "-B", build, *options)
         run("cmake", "--build", build)
         self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED)
+        # A no-op build: nothing re-runs (the generator, a compile or a link).
         self.assertIn("no work to do", run("cmake", "--build", build))
+        explain = run("ninja", "-C", build, "-n", "-d", "explain", check=False)
+        self.assertEqual(explain.returncode, 0)
+        self.assertNotIn("ninja explain", explain.stdout + explain.stderr)
 
-    def consumer(self, tmp):
-        project = os.path.join(tmp, "consumer")
+    def consumer(self, tmp, cxx=False, minimum=None, find="find_package(ecsgen REQUIRED)", name="consumer"):
+        """tests/consumer, as a C++-only project with cxx, with another cmake_minimum_required
+        or another find_package line."""
+        project = os.path.join(tmp, name)
         shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py", "projects.py", "meson.build", "__pycache__"))
+        path = os.path.join(project, "CMakeLists.txt")
+        with open(path) as f:
+            text = f.read()
+        edits = [("find_package(ecsgen REQUIRED)", find)]
+        if minimum:
+            edits.append(("cmake_minimum_required(VERSION 3.20)", f"cmake_minimum_required(VERSION {minimum})"))
+        if cxx:
+            edits += [("project(consumer C)", "project(consumer CXX)"), ("main.c)", "main.cpp)")]
+        for old, new in edits:
+            self.assertIn(old, text)
+            text = text.replace(old, new)
+        with open(path, "w") as f:
+            f.write(text)
         return project
 
     def test_as_a_source_subdirectory(self):
         with tempfile.TemporaryDirectory(prefix="ecsgen-cmake-sub-") as tmp:
-            project = self.consumer(tmp)
-            copy_repository(os.path.join(project, "ecsgen"))
-            self.build_and_run(project, "-DECSGEN_SOURCE_DIR=ecsgen")
+            for cxx, minimum in ((False, None), (True, "3.16")):
+                project = self.consumer(tmp, cxx=cxx, minimum=minimum, name=f"consumer-{cxx}")
+                copy_repository(os.path.join(project, "ecsgen"))
+                self.build_and_run(project, "-DECSGEN_SOURCE_DIR=ecsgen")
 
     def test_installed_with_find_package(self):
         with tempfile.TemporaryDirectory(prefix="ecsgen-cmake-inst-") as tmp:
             prefix = os.path.join(tmp, "prefix")
             build = os.path.join(tmp, "ecsgen-build")
             install(prefix, build)
-            self.build_and_run(self.consumer(tmp), f"-DCMAKE_PREFIX_PATH={prefix}")
+            self.assertTrue(os.path.exists(os.path.join(prefix, "lib/cmake/ecsgen/ecsgenConfigVersion.cmake")))
+            found = f"-DCMAKE_PREFIX_PATH={prefix}"
+            major, minor = version().split(".")[:2]
+            self.build_and_run(self.consumer(tmp, find=f"find_package(ecsgen {major}.{minor} REQUIRED)"), found)
+            # C++ only, with the oldest supported and the running CMake's policies.
+            for minimum in ("3.16", cmake_version()):
+                self.build_and_run(self.consumer(tmp, cxx=True, minimum=minimum, name=f"cxx-{minimum}"), found)
+
+            # Versions: a newer one than installed is refused; so is another 0.x minor.
+            for wanted in (f"{int(major) + 1}.0", f"{major}.{int(minor) + 1}"):
+                project = self.consumer(tmp, find=f"find_package(ecsgen {wanted} REQUIRED)", name=f"v{wanted}")
+                result = run("cmake", "-G", "Ninja", "-S", project, "-B", os.path.join(project, "build"), found,
+                             check=False)
+                self.assertNotEqual(result.returncode, 0, wanted)
+                self.assertIn(f'Could not find a configuration file for package "ecsgen" that is compatible with requested version "{wanted}"', result.stderr.replace("\n  ", " "), result.stderr)
+
+            # ecsgen_generate called from a function in a C++-only project cannot enable C:
+            # it stops at configure time and says what to add.
+            project = self.consumer(tmp, cxx=True, name="in-function", find="find_package(ecsgen REQUIRED)\n"
+                                    "function(make_ecs)\n  ecsgen_generate(mygame_ecs SCHEMA schema/mygame.json)\n"
+                                    "endfunction()\nmake_ecs()\nreturn()")
+            result = run("cmake", "-G", "Ninja", "-S", project, "-B", os.path.join(project, "build"), found, check=False)
+            self.assertNotEqual(result.returncode, 0)
+            message = " ".join(result.stderr.split())
+            self.assertIn("ecsgen_generate(mygame_ecs): the generated code is C and C is not enabled here. Add C to "
+                          "your project's languages, e.g. project(consumer C CXX), or call enable_language(C) at file "
+                          "scope before calling make_ecs().", message)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ecsgen as a meson subproject: copies tests/consumer and this repository (as
 subprojects/ecsgen) into a temporary directory, builds and runs the consumer, then edits the
-shared schema file it includes and checks that a plain rebuild regenerates the API."""
+shared schema file it includes and checks that a plain rebuild regenerates the API. A C++
+program (main.cpp) builds the same way in a project whose languages are 'c' and 'cpp' (meson
+compiles the generated .c in the consumer's project, so 'c' must be among them: README.md)."""
 
 import json
 import os
@@ -49,6 +51,29 @@ class SubprojectTest(unittest.TestCase):
             subprocess.run(["meson", "install", "-C", build], cwd=project, env=env, capture_output=True, check=True)
             installed = [os.path.join(d, f) for d, _, files in os.walk(staged) for f in files]
             self.assertEqual(installed, [])
+
+    def test_cpp_program(self):
+        with tempfile.TemporaryDirectory(prefix="ecsgen-consumer-cpp-") as tmp:
+            project = os.path.join(tmp, "consumer")
+            shutil.copytree(HERE, project, ignore=shutil.ignore_patterns("test_*.py"))
+            copy_repository(os.path.join(project, "subprojects", "ecsgen"))
+            path = os.path.join(project, "meson.build")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for old, new in (("project('consumer', 'c',", "project('consumer', 'c', 'cpp',"),
+                             ("executable('mygame', 'main.c',", "executable('mygame', 'main.cpp',"),
+                             # C++ without -Wpedantic (README.md, "From C++")
+                             ("dependencies: ecsgen_dep)", "dependencies: ecsgen_dep, override_options: ['warning_level=2'])")):
+                self.assertIn(old, text)
+                text = text.replace(old, new)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            build = os.path.join(project, "build")
+            run("meson", "setup", build, cwd=project)
+            run("meson", "compile", "-C", build, cwd=project)
+            self.assertEqual(run(os.path.join(build, "mygame"), cwd=project), "hero alive=1 hp=7 x=3 moved=1\narmor=none\n")
+            with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+                self.assertIn("main.cpp", f.read())
 
 
 if __name__ == "__main__":

@@ -131,6 +131,37 @@ try {
   await page.waitForFunction(() => document.getElementById("entity-id").textContent === "0v0");
   assert.equal(await text('#entity-body .card[data-component="target"] .stale'), "1v0 (stale)");
 
+  // The entity view sits beside the table, in view without scrolling.
+  const box = (selector) => page.$eval(selector, (n) => { const r = n.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; });
+  const [entityBox, tableBox] = [await box("#entity"), await box("#entities")];
+  assert.ok(entityBox.left >= tableBox.right - 1 && entityBox.top >= 0 && entityBox.top < 900, JSON.stringify({ entityBox, tableBox }));
+  // The id column stays put while the table scrolls sideways.
+  await filter("");
+  const wide = await page.$eval(".table-wrap", (w) => w.scrollWidth > w.clientWidth + 200);
+  assert.ok(wide, "the table should be wider than its box here");
+  const idLeft = () => page.$eval(".table-wrap", (w) => [w.getBoundingClientRect().left,
+    w.querySelector("tbody td.id-col").getBoundingClientRect().left, w.querySelector("thead th.id-col").getBoundingClientRect().left]);
+  const [wrapLeft, cellLeft] = await idLeft();
+  await page.$eval(".table-wrap", (w) => { w.scrollLeft = w.scrollWidth; });
+  const [, cellAfter, headAfter] = await idLeft();
+  assert.ok(await page.$eval(".table-wrap", (w) => w.scrollLeft > 200));
+  assert.ok(Math.abs(cellAfter - cellLeft) < 2 && Math.abs(headAfter - wrapLeft) < 3, JSON.stringify({ wrapLeft, cellLeft, cellAfter, headAfter }));
+  assert.equal(await page.$eval("tbody td.id-col", (td) => getComputedStyle(td).position), "sticky");
+  // The column chooser: hide a component's columns, then all, then show them again.
+  const headTitles = () => page.$$eval("#table thead th[data-column]", (ths) => ths.map((t) => t.title));
+  assert.ok((await headTitles()).some((t) => t.startsWith("position.")));
+  await page.click("#columns summary");
+  await page.click('#column-list input[data-component="position"]');
+  assert.ok(!(await headTitles()).some((t) => t.startsWith("position.")));
+  assert.ok((await headTitles()).some((t) => t.startsWith("velocity.")));
+  assert.match(await text("#columns-count"), /^\d+ of \d+ components$/);
+  await page.click('#column-list button[data-columns="none"]');
+  assert.deepEqual(await headTitles(), ["entity id"]);
+  assert.equal(await page.$$eval("#table tbody tr:first-child td", (tds) => tds.length), 1);
+  await page.click('#column-list button[data-columns="all"]');
+  assert.ok((await headTitles()).some((t) => t.startsWith("position.")));
+  assert.equal(await page.$eval('#column-list input[data-component="position"]', (b) => b.checked), true);
+
   // Diff: open a second dump; lines as `ecsgen-dump diff` prints them (entities by id).
   await (await page.$("#file-b")).uploadFile(file("b.json"));
   await page.waitForFunction(() => !document.getElementById("diff").hidden, { timeout: 30000 });
