@@ -369,6 +369,9 @@ no_room: /* take back what this call recorded, and the entity */
 
 bool editor_apply_deferred(editor_world_t *w) {
     EDITOR__CHECK_NO_LOOP(w, "editor_apply_deferred() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
+    /* From a hook while it runs: nothing (the running call applies what the hook recorded). */
+    if (w->deferred.applying__) return false;
+    w->deferred.applying__ = true;
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         editor__command_t c = w->deferred.commands[k];
@@ -399,6 +402,7 @@ bool editor_apply_deferred(editor_world_t *w) {
     if (left && k) memmove(w->deferred.commands, w->deferred.commands + k, left * sizeof *w->deferred.commands);
     w->deferred.count = left;
     if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
+    w->deferred.applying__ = false;
     return left == 0;
 }
 
@@ -439,22 +443,54 @@ static const editor_hooks_t *editor__hooks_at(const editor_world_t *w, uint32_t 
     return (const editor_hooks_t *)(const void *)((const char *)w + editor__pool_ops[k].hooks);
 }
 
+/* A remove of e's component k (its place in the metadata table) or a destroy of e (k:
+ * UINT32_MAX) whose on_remove hooks run, on a list through the C stack (w->hooks.busy__). */
+typedef struct editor__busy_t {
+    ecs_entity_t e;
+    uint32_t k;
+    const struct editor__busy_t *next;
+} editor__busy_t;
+
+/* Whether the remove of e's component k, or e's destroy (which covers every component), is
+ * under way: then a hook's nested remove or destroy of the same does nothing (it would fire
+ * the same hook again, without end). */
+static bool editor__busy(const editor__busy_t *b, ecs_entity_t e, uint32_t k) {
+    for (; b; b = b->next)
+        if (b->e == e && (b->k == k || b->k == UINT32_MAX)) return true;
+    return false;
+}
+
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static EDITOR__COLD void editor__spawn_hooks(editor_world_t *w, ecs_entity_t e, const editor_spawn_desc_t *desc) {
+    w->hooks.running__++;
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
         const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
         const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
         if (h->on_add && editor__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
     }
+    w->hooks.running__--;
 }
 
-/* Before destroy: on_remove of each component e has, in schema order. */
-static EDITOR__COLD void editor__destroy_hooks(editor_world_t *w, ecs_entity_t e) {
+/* Before destroy: on_remove of each component e has, in schema order. False when destroy
+ * is to stop, returning *result: e's destroy is under way already (a hook's nested destroy:
+ * false, nothing done) or a hook destroyed e (true). */
+static EDITOR__COLD bool editor__destroy_hooks(editor_world_t *w, ecs_entity_t e, bool *result) {
+    if (editor__busy(w->hooks.busy__, e, UINT32_MAX)) return *result = false, false;
+    editor__busy_t busy = { e, UINT32_MAX, w->hooks.busy__ };
+    w->hooks.busy__ = &busy;
+    w->hooks.running__++;
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
         const editor_hooks_t *h = editor__hooks_at(w, editor_meta.pooled[k]);
-        if (h->on_remove && ecs_meta_has(w, &editor_meta.components[editor_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
+        /* not again for a component whose remove (from which a hook destroys e) fired it */
+        if (h->on_remove && ecs_meta_has(w, &editor_meta.components[editor_meta.pooled[k]], e) &&
+            !editor__busy(busy.next, e, editor_meta.pooled[k]))
+            h->on_remove(w, e, h->user);
     }
+    w->hooks.running__--;
+    w->hooks.busy__ = busy.next;
+    *result = true;
+    return ecs_entities_alive(&w->entities, e);
 }
 
 /* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
@@ -467,9 +503,14 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
     const editor_hooks_t *h = editor__hooks_at(w, k); /* read at each use: a hook may change hooks */
     if (op == ECS_META_OP_REMOVE) {
-        if (!ecs_meta_has(w, c, e)) return false;
+        if (!ecs_meta_has(w, c, e) || editor__busy(w->hooks.busy__, e, k)) return false; /* absent, or its remove under way */
         if (h->on_remove) {
+            editor__busy_t busy = { e, k, w->hooks.busy__ };
+            w->hooks.busy__ = &busy;
+            w->hooks.running__++;
             h->on_remove(w, e, h->user);
+            w->hooks.running__--;
+            w->hooks.busy__ = busy.next;
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
         if (ops->removing) ops->removing(w, e);
@@ -482,12 +523,20 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, e, value)) return false;
         if (ops->added) ops->added(w, e);
-        if (h->on_add) h->on_add(w, e, h->user);
+        if (h->on_add) {
+            w->hooks.running__++;
+            h->on_add(w, e, h->user);
+            w->hooks.running__--;
+        }
     } else {
         if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
         ecs_meta_write(w, c, row, value);
     }
-    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) {
+        w->hooks.running__++;
+        h->on_set(w, e, h->user);
+        w->hooks.running__--;
+    }
     return true;
 }
 
@@ -653,7 +702,8 @@ static inline uint64_t editor__pools_of(const editor_world_t *w, uint32_t i, uin
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
-    if (w->hooks.any__ && (editor__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
+    bool result;
+    if (w->hooks.any__ && !editor__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
     editor__groups_drop(w, e, dropped);
     /* Only the pools that may hold e and that groups_drop left: a switch per bit. */
@@ -848,7 +898,7 @@ static bool editor__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, editor_
  * everything and collects every id it mentions (beside those the singletons mentioned); then
  * the ids are restored in w, also when there are no entities, and the second pass adds the
  * components. */
-static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, editor_world_t *w) {
+static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, editor_world_t *w, uint64_t budget, size_t text_bytes) {
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
@@ -860,16 +910,20 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     }
     const cJSON *o;
     uint32_t k = 0;
+    ecs_json_cost_t cost; /* what the load allocates, in bytes, checked before it does */
+    ecs_json_cost_init(&cost, c, &editor_meta, &w->entities, (uint32_t)n, budget, text_bytes);
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, editor__json__entity_keys, 8, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, scratch))
+            !ecs_json_read_id(c, o, &ids[k]) || !editor__json__entity_from(c, o, NULL, ECS_NULL, scratch) ||
+            !ecs_json_cost_entity(&cost, c, ids[k], o))
             goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     c->record = false;
+    ecs_json_cost_fini(&cost);
     if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
     k = 0;
     cJSON_ArrayForEach(o, list) {
@@ -882,13 +936,14 @@ static bool editor__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, ed
     ecs_free(scratch);
     return true;
 fail:
+    ecs_json_cost_fini(&cost);
     ecs_free(ids);
     ecs_free(scratch);
     return false;
 }
 
 /* The whole document into w, a fresh world nobody else sees. */
-static bool editor__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, editor_world_t *w) {
+static bool editor__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, editor_world_t *w, uint64_t budget, size_t text_bytes) {
     if (!ecs_json_check_keys(c, doc, editor__json__document_keys, 4, "top-level key") ||
         !ecs_json_check_header(c, doc, "editor", 1u))
         return false;
@@ -902,7 +957,7 @@ static bool editor__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, edi
     }
     group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
     mark = ecs_json_enter(c, "entities");
-    if (!editor__json__entities_from(c, group, w)) return false;
+    if (!editor__json__entities_from(c, group, w, budget, text_bytes)) return false;
     ecs_json_leave(c, mark);
     return true;
 }
@@ -917,10 +972,17 @@ static bool editor__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const 
     if (opts->migrate && version < 1) {
         c->err->message[0] = '\0';
         if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
-            if (c->err->message[0]) return false;
+            if (c->err->message[0]) { /* the program's words, escaped as every message is */
+                char raw[sizeof c->err->message];
+                memcpy(raw, c->err->message, sizeof raw);
+                raw[sizeof raw - 1] = '\0';
+                ecs_json_escape(c->err->message, sizeof c->err->message, raw);
+                return false;
+            }
             (void)ecs_json_enter(c, "version");
             return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
         }
+        c->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
     }
     return ecs_json_migrate(c, doc, &editor__json__migration, opts->lax, opts->report);
 }
@@ -935,6 +997,12 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     if (!err) err = &ignored;
     if (!opts) opts = &none;
     EDITOR__CHECK_NO_LOOP(w, "editor_world_from_json() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
+    if (w->hooks.running__ || w->deferred.applying__) { /* the world is in the middle of a call */
+        static const char why[] = "(document): not loaded: called from a hook or while editor_apply_deferred runs; "
+                                  "load after that call returns (docs/hooks.md)";
+        memcpy(err->message, why, sizeof why);
+        return false;
+    }
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -943,7 +1011,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
     c.max_slots = opts->max_slots;
     editor_world_t *staging = NULL;
     bool ok = editor__json__document_migrate(&c, doc, opts) &&
-              ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
+              ((staging = editor_world_new()) ? editor__json__document_from(&c, doc, staging, opts->max_memory, strlen(json)) : ecs_json_oom(&c));
     if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
                * byte (with its singletons a world may be larger than the stack) */
         unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
@@ -954,6 +1022,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         }
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
+        err->message[0] = '\0';
         EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
@@ -991,7 +1060,7 @@ uint64_t editor_world_hash(const editor_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
     for (uint32_t k = 0; k < editor_meta.component_count; k++) {
         const ecs_meta_component_t *m = &editor_meta.components[k];
-        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_singleton(h, w, m);
     }
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);

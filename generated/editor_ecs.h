@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 7
-#error "editor_ecs.h was generated for ecsgen runtime API 7: regenerate it"
+#if ECS_RUNTIME_API != 8
+#error "editor_ecs.h was generated for ecsgen runtime API 8: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -198,9 +198,13 @@ typedef struct editor_world {
         editor__selection_scratch_t selection;
     } scratch;
     /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
-     * the one test spawn and destroy make before looking for hooks. */
+     * the one test spawn and destroy make before looking for hooks; running__: hooks running
+     * now (a load is refused meanwhile); busy__: the removes and destroys whose on_remove
+     * hooks run (docs/hooks.md, "What a hook may do"). */
     struct {
         bool any__;
+        uint32_t running__;
+        const void *busy__;
         editor_hooks_t position;
         editor_hooks_t velocity;
         editor_hooks_t health;
@@ -209,8 +213,9 @@ typedef struct editor_world {
         editor_hooks_t selected;
         editor_hooks_t gizmo;
     } hooks;
-    /* Changes recorded to be made later (editor_apply_deferred). */
+    /* Changes recorded to be made later (editor_apply_deferred; applying__: it runs). */
     struct {
+        bool applying__;
         editor__command_t *commands;
         uint32_t count, capacity;
         editor__value_t *values;
@@ -966,6 +971,8 @@ typedef struct editor_load_options {
     ecs_load_report_t *report;
     uint32_t max_slots; /* the highest slot + 1 a document may restore; 0: max(2^20, 4 x its entities) */
     size_t max_bytes;   /* world_load_opts: the most bytes read from the file; 0: 256 MiB */
+    size_t max_memory;  /* the most bytes the load may allocate for the world it builds (ecs_json.h,
+                         * "The load's memory"); 0: max(64 MiB, 16 x the document's length) */
 } editor_load_options_t;
 /* world_from_json and world_load with options. */
 bool editor_world_from_json_opts(editor_world_t *w, const char *json, const editor_load_options_t *opts, ecs_error_t *err);

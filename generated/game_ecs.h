@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 7
-#error "game_ecs.h was generated for ecsgen runtime API 7: regenerate it"
+#if ECS_RUNTIME_API != 8
+#error "game_ecs.h was generated for ecsgen runtime API 8: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -258,9 +258,13 @@ typedef struct game_world {
         bool overflow;
     } pending;
     /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
-     * the one test spawn and destroy make before looking for hooks. */
+     * the one test spawn and destroy make before looking for hooks; running__: hooks running
+     * now (a load is refused meanwhile); busy__: the removes and destroys whose on_remove
+     * hooks run (docs/hooks.md, "What a hook may do"). */
     struct {
         bool any__;
+        uint32_t running__;
+        const void *busy__;
         game_hooks_t position;
         game_hooks_t velocity;
         game_hooks_t health;
@@ -275,8 +279,9 @@ typedef struct game_world {
         game_hooks_t bullet;
         game_hooks_t frozen;
     } hooks;
-    /* Changes recorded to be made later (game_apply_deferred). */
+    /* Changes recorded to be made later (game_apply_deferred; applying__: it runs). */
     struct {
+        bool applying__;
         game__command_t *commands;
         uint32_t count, capacity;
         game__value_t *values;
@@ -1531,6 +1536,8 @@ typedef struct game_load_options {
     ecs_load_report_t *report;
     uint32_t max_slots; /* the highest slot + 1 a document may restore; 0: max(2^20, 4 x its entities) */
     size_t max_bytes;   /* world_load_opts: the most bytes read from the file; 0: 256 MiB */
+    size_t max_memory;  /* the most bytes the load may allocate for the world it builds (ecs_json.h,
+                         * "The load's memory"); 0: max(64 MiB, 16 x the document's length) */
 } game_load_options_t;
 /* world_from_json and world_load with options. */
 bool game_world_from_json_opts(game_world_t *w, const char *json, const game_load_options_t *opts, ecs_error_t *err);

@@ -411,6 +411,9 @@ no_room: /* take back what this call recorded, and the entity */
 
 bool server_apply_deferred(server_world_t *w) {
     SERVER__CHECK_NO_LOOP(w, "server_apply_deferred() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
+    /* From a hook while it runs: nothing (the running call applies what the hook recorded). */
+    if (w->deferred.applying__) return false;
+    w->deferred.applying__ = true;
     uint32_t k = 0;
     for (; k < w->deferred.count; k++) {
         server__command_t c = w->deferred.commands[k];
@@ -441,6 +444,7 @@ bool server_apply_deferred(server_world_t *w) {
     if (left && k) memmove(w->deferred.commands, w->deferred.commands + k, left * sizeof *w->deferred.commands);
     w->deferred.count = left;
     if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
+    w->deferred.applying__ = false;
     return left == 0;
 }
 
@@ -482,22 +486,54 @@ static const server_hooks_t *server__hooks_at(const server_world_t *w, uint32_t 
     return (const server_hooks_t *)(const void *)((const char *)w + server__pool_ops[k].hooks);
 }
 
+/* A remove of e's component k (its place in the metadata table) or a destroy of e (k:
+ * UINT32_MAX) whose on_remove hooks run, on a list through the C stack (w->hooks.busy__). */
+typedef struct server__busy_t {
+    ecs_entity_t e;
+    uint32_t k;
+    const struct server__busy_t *next;
+} server__busy_t;
+
+/* Whether the remove of e's component k, or e's destroy (which covers every component), is
+ * under way: then a hook's nested remove or destroy of the same does nothing (it would fire
+ * the same hook again, without end). */
+static bool server__busy(const server__busy_t *b, ecs_entity_t e, uint32_t k) {
+    for (; b; b = b->next)
+        if (b->e == e && (b->k == k || b->k == UINT32_MAX)) return true;
+    return false;
+}
+
 /* After spawn made e complete: on_add of each component of desc, in schema order, while e
  * still has it. */
 static SERVER__COLD void server__spawn_hooks(server_world_t *w, ecs_entity_t e, const server_spawn_desc_t *desc) {
+    w->hooks.running__++;
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
         if (h->on_add && server__desc_member(desc, k, m) && ecs_meta_has(w, m, e)) h->on_add(w, e, h->user);
     }
+    w->hooks.running__--;
 }
 
-/* Before destroy: on_remove of each component e has, in schema order. */
-static SERVER__COLD void server__destroy_hooks(server_world_t *w, ecs_entity_t e) {
+/* Before destroy: on_remove of each component e has, in schema order. False when destroy
+ * is to stop, returning *result: e's destroy is under way already (a hook's nested destroy:
+ * false, nothing done) or a hook destroyed e (true). */
+static SERVER__COLD bool server__destroy_hooks(server_world_t *w, ecs_entity_t e, bool *result) {
+    if (server__busy(w->hooks.busy__, e, UINT32_MAX)) return *result = false, false;
+    server__busy_t busy = { e, UINT32_MAX, w->hooks.busy__ };
+    w->hooks.busy__ = &busy;
+    w->hooks.running__++;
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const server_hooks_t *h = server__hooks_at(w, server_meta.pooled[k]);
-        if (h->on_remove && ecs_meta_has(w, &server_meta.components[server_meta.pooled[k]], e)) h->on_remove(w, e, h->user);
+        /* not again for a component whose remove (from which a hook destroys e) fired it */
+        if (h->on_remove && ecs_meta_has(w, &server_meta.components[server_meta.pooled[k]], e) &&
+            !server__busy(busy.next, e, server_meta.pooled[k]))
+            h->on_remove(w, e, h->user);
     }
+    w->hooks.running__--;
+    w->hooks.busy__ = busy.next;
+    *result = true;
+    return ecs_entities_alive(&w->entities, e);
 }
 
 /* Add, set (value: a value struct of c) or remove of component c (a set of a tag adds),
@@ -510,9 +546,14 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
     const server__pool_ops_t *ops = &server__pool_ops[k];
     const server_hooks_t *h = server__hooks_at(w, k); /* read at each use: a hook may change hooks */
     if (op == ECS_META_OP_REMOVE) {
-        if (!ecs_meta_has(w, c, e)) return false;
+        if (!ecs_meta_has(w, c, e) || server__busy(w->hooks.busy__, e, k)) return false; /* absent, or its remove under way */
         if (h->on_remove) {
+            server__busy_t busy = { e, k, w->hooks.busy__ };
+            w->hooks.busy__ = &busy;
+            w->hooks.running__++;
             h->on_remove(w, e, h->user);
+            w->hooks.running__--;
+            w->hooks.busy__ = busy.next;
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
         if (ops->removing) ops->removing(w, e);
@@ -525,12 +566,20 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, e, value)) return false;
         if (ops->added) ops->added(w, e);
-        if (h->on_add) h->on_add(w, e, h->user);
+        if (h->on_add) {
+            w->hooks.running__++;
+            h->on_add(w, e, h->user);
+            w->hooks.running__--;
+        }
     } else {
         if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
         ecs_meta_write(w, c, row, value);
     }
-    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) h->on_set(w, e, h->user);
+    if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) {
+        w->hooks.running__++;
+        h->on_set(w, e, h->user);
+        w->hooks.running__--;
+    }
     return true;
 }
 
@@ -703,7 +752,8 @@ static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uin
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
-    if (w->hooks.any__ && (server__destroy_hooks(w, e), !ecs_entities_alive(&w->entities, e))) return true; /* a hook destroyed it */
+    bool result;
+    if (w->hooks.any__ && !server__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
     server__groups_drop(w, e, dropped);
     /* Only the pools that may hold e and that groups_drop left: a switch per bit. */
@@ -905,7 +955,7 @@ static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_
  * everything and collects every id it mentions (beside those the singletons mentioned); then
  * the ids are restored in w, also when there are no entities, and the second pass adds the
  * components. */
-static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, server_world_t *w) {
+static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, server_world_t *w, uint64_t budget, size_t text_bytes) {
     if (list && !ecs_json_check_array(c, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
@@ -917,16 +967,20 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     }
     const cJSON *o;
     uint32_t k = 0;
+    ecs_json_cost_t cost; /* what the load allocates, in bytes, checked before it does */
+    ecs_json_cost_init(&cost, c, &server_meta, &w->entities, (uint32_t)n, budget, text_bytes);
     c->record = true;
     cJSON_ArrayForEach(o, list) {
         size_t at = ecs_json_enter_index(c, k);
         if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, scratch))
+            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, scratch) ||
+            !ecs_json_cost_entity(&cost, c, ids[k], o))
             goto fail;
         ecs_json_leave(c, at);
         k++;
     }
     c->record = false;
+    ecs_json_cost_fini(&cost);
     if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
     k = 0;
     cJSON_ArrayForEach(o, list) {
@@ -939,13 +993,14 @@ static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, se
     ecs_free(scratch);
     return true;
 fail:
+    ecs_json_cost_fini(&cost);
     ecs_free(ids);
     ecs_free(scratch);
     return false;
 }
 
 /* The whole document into w, a fresh world nobody else sees. */
-static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, server_world_t *w) {
+static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, server_world_t *w, uint64_t budget, size_t text_bytes) {
     if (!ecs_json_check_keys(c, doc, server__json__document_keys, 4, "top-level key") ||
         !ecs_json_check_header(c, doc, "server", 1u))
         return false;
@@ -959,7 +1014,7 @@ static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, ser
     }
     group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
     mark = ecs_json_enter(c, "entities");
-    if (!server__json__entities_from(c, group, w)) return false;
+    if (!server__json__entities_from(c, group, w, budget, text_bytes)) return false;
     ecs_json_leave(c, mark);
     return true;
 }
@@ -974,10 +1029,17 @@ static bool server__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const 
     if (opts->migrate && version < 1) {
         c->err->message[0] = '\0';
         if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
-            if (c->err->message[0]) return false;
+            if (c->err->message[0]) { /* the program's words, escaped as every message is */
+                char raw[sizeof c->err->message];
+                memcpy(raw, c->err->message, sizeof raw);
+                raw[sizeof raw - 1] = '\0';
+                ecs_json_escape(c->err->message, sizeof c->err->message, raw);
+                return false;
+            }
             (void)ecs_json_enter(c, "version");
             return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
         }
+        c->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
     }
     return ecs_json_migrate(c, doc, &server__json__migration, opts->lax, opts->report);
 }
@@ -992,6 +1054,12 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     if (!err) err = &ignored;
     if (!opts) opts = &none;
     SERVER__CHECK_NO_LOOP(w, "server_world_from_json() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
+    if (w->hooks.running__ || w->deferred.applying__) { /* the world is in the middle of a call */
+        static const char why[] = "(document): not loaded: called from a hook or while server_apply_deferred runs; "
+                                  "load after that call returns (docs/hooks.md)";
+        memcpy(err->message, why, sizeof why);
+        return false;
+    }
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
     ecs_json_ctx_t c;
@@ -1000,7 +1068,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
     c.max_slots = opts->max_slots;
     server_world_t *staging = NULL;
     bool ok = server__json__document_migrate(&c, doc, opts) &&
-              ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging) : ecs_json_oom(&c));
+              ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging, opts->max_memory, strlen(json)) : ecs_json_oom(&c));
     if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
                * byte (with its singletons a world may be larger than the stack) */
         unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
@@ -1011,6 +1079,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         }
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
+        err->message[0] = '\0';
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
@@ -1048,7 +1117,7 @@ uint64_t server_world_hash(const server_world_t *w) {
     uint64_t h = ecs_hash_mix(0, 1u);
     for (uint32_t k = 0; k < server_meta.component_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[k];
-        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_value(h, m, (const char *)w + m->singleton_offset);
+        if (m->kind == ECS_META_SINGLETON) h = ecs_meta_hash_singleton(h, w, m);
     }
     for (uint32_t i = 0; i < w->entities.used; i++) { /* by slot, as the document lists them */
         ecs_entity_t e = ecs_entities_at(&w->entities, i);

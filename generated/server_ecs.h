@@ -14,8 +14,8 @@
 
 #include "ecsgen/ecs.h"
 
-#if ECS_RUNTIME_API != 7
-#error "server_ecs.h was generated for ecsgen runtime API 7: regenerate it"
+#if ECS_RUNTIME_API != 8
+#error "server_ecs.h was generated for ecsgen runtime API 8: regenerate it"
 #endif
 
 /* Debug checks of misuse docs/iteration.md forbids (destroying another entity inside a
@@ -205,9 +205,13 @@ typedef struct server_world {
         server__replication_scratch_t replication;
     } scratch;
     /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
-     * the one test spawn and destroy make before looking for hooks. */
+     * the one test spawn and destroy make before looking for hooks; running__: hooks running
+     * now (a load is refused meanwhile); busy__: the removes and destroys whose on_remove
+     * hooks run (docs/hooks.md, "What a hook may do"). */
     struct {
         bool any__;
+        uint32_t running__;
+        const void *busy__;
         server_hooks_t position;
         server_hooks_t velocity;
         server_hooks_t health;
@@ -217,8 +221,9 @@ typedef struct server_world {
         server_hooks_t connection;
         server_hooks_t replicated;
     } hooks;
-    /* Changes recorded to be made later (server_apply_deferred). */
+    /* Changes recorded to be made later (server_apply_deferred; applying__: it runs). */
     struct {
+        bool applying__;
         server__command_t *commands;
         uint32_t count, capacity;
         server__value_t *values;
@@ -1066,6 +1071,8 @@ typedef struct server_load_options {
     ecs_load_report_t *report;
     uint32_t max_slots; /* the highest slot + 1 a document may restore; 0: max(2^20, 4 x its entities) */
     size_t max_bytes;   /* world_load_opts: the most bytes read from the file; 0: 256 MiB */
+    size_t max_memory;  /* the most bytes the load may allocate for the world it builds (ecs_json.h,
+                         * "The load's memory"); 0: max(64 MiB, 16 x the document's length) */
 } server_load_options_t;
 /* world_from_json and world_load with options. */
 bool server_world_from_json_opts(server_world_t *w, const char *json, const server_load_options_t *opts, ecs_error_t *err);

@@ -105,6 +105,24 @@ static inline ecs_entity_t ecs_entities_at(const ecs_entities_t *t, uint32_t i) 
     return i < t->used && ecs_entities_live_at(t, i) ? ecs_entity_make(i, t->generation[i]) : ECS_NULL;
 }
 
+/* References at generations above this, to a slot without a live entity, are written as
+ * null by a save and refused by a load (unless the document has that slot live at least at
+ * that generation): a stale reference keeps its slot's next generation above its own, so one
+ * near the end of the range would leave the slot few entities before it is retired. Any
+ * reference the loader takes leaves its slot at least 2^24 (16,777,216) more entities. */
+#define ECS_REF_GENERATION_MAX (UINT32_MAX - (UINT32_C(1) << 24))
+
+/* What a save writes for reference v in a world whose table is t (ECS_NULL: null), and what
+ * the world hash folds in: v, except null for an id t never issued (a later generation of a
+ * live slot: another world's id, say), which a load would refuse, and for a reference to a
+ * slot without a live entity at a generation above ECS_REF_GENERATION_MAX (also ~0). */
+static inline ecs_entity_t ecs_entities_saved_ref(const ecs_entities_t *t, ecs_entity_t v) {
+    if (v == ECS_NULL) return v;
+    ecs_entity_t live = ecs_entities_at(t, ecs_entity_index(v));
+    if (live != ECS_NULL) return ecs_entity_generation(v) > ecs_entity_generation(live) ? ECS_NULL : v;
+    return ecs_entity_generation(v) > ECS_REF_GENERATION_MAX ? ECS_NULL : v;
+}
+
 /* For each slot below `used`, the lowest generation a new entity there may get without
  * bringing back an id this table issued: a live slot's generation + 1, a free slot's next
  * generation, UINT32_MAX + 1 for a retired slot (none may). */

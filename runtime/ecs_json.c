@@ -44,7 +44,7 @@ void ecs_json_ctx_fini(ecs_json_ctx_t *c) {
     c->last_ref_count = c->last_ref_capacity = 0;
 }
 
-/* Notes reference e (generation UINT32_MAX) at the current path, for ecs_json_restore_ids. */
+/* Notes reference e (above ECS_REF_GENERATION_MAX) at the current path, for ecs_json_restore_ids. */
 static bool ecs_json_note_last_ref(ecs_json_ctx_t *c, ecs_entity_t e) {
     if (c->last_ref_count == c->last_ref_capacity) {
         size_t cap = c->last_ref_capacity ? c->last_ref_capacity * 2 : 8;
@@ -305,19 +305,25 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
         }
         if (ok) owner[index] = k + 1u;
     }
-    /* A reference to the last generation of a slot, unless to a live id of the document,
-     * would retire the slot: refused (no save writes one). */
+    /* A reference near the end of a slot's generations (ECS_REF_GENERATION_MAX), unless the
+     * document has that slot live at least at its generation, would leave the slot few
+     * entities (the last generation: none) before it is retired: refused (no save writes one). */
     for (size_t k = 0; ok && k < c->last_ref_count; k++) {
         ecs_entity_t m = c->last_refs[k].id;
         uint32_t index = ecs_entity_index(m);
         uint32_t live = index < used ? owner[index] : 0;
-        if (live && ids[live - 1u] == m) continue;
+        if (live && ecs_entity_generation(ids[live - 1u]) >= ecs_entity_generation(m)) continue;
         char a[24];
         ecs_json_format_id(m, a);
         c->len = strlen(c->last_refs[k].path);
         memcpy(c->path, c->last_refs[k].path, c->len + 1);
-        ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
-                           "loading it would retire the slot for good", a, index);
+        if (ecs_entity_generation(m) == UINT32_MAX)
+            ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
+                               "loading it would retire the slot for good", a, index);
+        else
+            ok = ecs_json_fail(c, "%s is within the last 2^24 generations of slot %" PRIu32 " and no entity of the "
+                               "document has that slot at it: loading it would leave the slot %" PRIu32 " more "
+                               "entities before it is retired", a, index, UINT32_MAX - ecs_entity_generation(m));
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
         ecs_entity_t m = c->mentions[k];
@@ -500,7 +506,7 @@ static bool ecs_json_read_entity_or_id(ecs_json_ctx_t *c, const cJSON *v, ecs_en
                         c->mention_capacity = cap;
                     }
                     c->mentions[c->mention_count++] = e;
-                    if (!is_id && generation == UINT32_MAX && !ecs_json_note_last_ref(c, e)) return false;
+                    if (!is_id && generation > ECS_REF_GENERATION_MAX && !ecs_json_note_last_ref(c, e)) return false;
                 }
                 *out = e;
                 return true;
@@ -714,13 +720,7 @@ cJSON *ecs_json_from_entity(ecs_entity_t v) {
 }
 
 cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
-    uint32_t index = ecs_entity_index(v);
-    ecs_entity_t live = v != ECS_NULL ? ecs_entities_at(t, index) : ECS_NULL;
-    if (live != ECS_NULL && ecs_entity_generation(v) > ecs_entity_generation(live))
-        return cJSON_CreateNull(); /* never issued by t: it would come alive after a load */
-    if (v != live && ecs_entity_generation(v) == UINT32_MAX)
-        return cJSON_CreateNull(); /* its slot is retired: the loader refuses the id */
-    return ecs_json_from_entity(v);
+    return ecs_json_from_entity(ecs_entities_saved_ref(t, v)); /* the rule the loader checks */
 }
 
 cJSON *ecs_json_from_string(const char *s, size_t size) {

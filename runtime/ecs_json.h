@@ -34,7 +34,7 @@ typedef struct ecs_json_ctx {
     const ecs_entities_t *previous; /* the table the load replaces (NULL: none): no handle it
                                      * issued may come alive again after the load */
     uint32_t max_slots;     /* highest slot index + 1 a document may restore; 0: ECS_JSON_SLOTS_DEFAULT */
-    struct ecs_json_last_ref *last_refs; /* references at generation UINT32_MAX, with their paths */
+    struct ecs_json_last_ref *last_refs; /* references above ECS_REF_GENERATION_MAX, with their paths */
     size_t last_ref_count, last_ref_capacity;
 } ecs_json_ctx_t;
 
@@ -91,13 +91,53 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
 bool ecs_json_read_id(ecs_json_ctx_t *c, const cJSON *o, ecs_entity_t *out);
 
 /* Makes exactly ids[0..n) live in t (the k-th from the path's "[k].id"), refusing duplicate
- * slots and slots beyond t's limit, and references at generation UINT32_MAX (the last) to
- * anything but a live id of the document: its slot would be retired for good, so a small
- * document could use up every slot of a fixed-size world (a save writes such a reference as
- * null, see ecs_json_from_ref). Every other slot up to the highest the document
+ * slots and slots beyond t's limit, and references above ECS_REF_GENERATION_MAX (near the
+ * last generation) to a slot the document has no live id of at least that generation: the
+ * slot would be retired for good (or after a few entities), so a small document could use
+ * up every slot of a fixed-size world (a save writes such a reference as null, see
+ * ecs_entities_saved_ref). Every other slot up to the highest the document
  * mentions (c->mentions: ids and references) becomes free with a generation above any
  * mentioned for it, so stale references stay stale and later spawns get fresh ids. */
 bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity_t *ids, uint32_t n);
+
+/* ---- The load's memory ------------------------------------------------------------ */
+
+/* A load allocates the world it builds in one go, and some of that memory follows the slot
+ * numbers a document names, not its length: slot storage has a row in every slot pool per
+ * slot up to the highest one holding a slot component, a sparse pool a page of 16 KiB for
+ * every 4096 slots it has a member in. So a load first estimates, in bytes, what it will
+ * allocate (entity table and masks up to the highest slot restored, slot rows, sparse pages,
+ * the pools' members) and refuses a document that would need more than its budget, naming
+ * the entity at which the estimate passes it: by default max(ECS_JSON_MEMORY_DEFAULT,
+ * ECS_JSON_MEMORY_PER_BYTE x the document's length) (a 68-byte document may not make a load
+ * allocate 4 GB); the load option max_memory sets another. Worlds with fixed storage
+ * (max_entities) are exempt: world_new allocated everything already. */
+#define ECS_JSON_MEMORY_DEFAULT ((uint64_t)64 << 20)
+#define ECS_JSON_MEMORY_PER_BYTE 16u
+#define ECS_JSON_MEMORY_OF(text_bytes)                                                            \
+    ((uint64_t)(text_bytes) * ECS_JSON_MEMORY_PER_BYTE > ECS_JSON_MEMORY_DEFAULT                  \
+         ? (uint64_t)(text_bytes) * ECS_JSON_MEMORY_PER_BYTE                                     \
+         : ECS_JSON_MEMORY_DEFAULT)
+
+struct ecs_meta_schema;
+typedef struct ecs_json_cost {
+    const struct ecs_meta_schema *schema;
+    uint64_t budget, allowed, member_bytes, slot_row_bytes;
+    size_t text_bytes, mentions_seen;
+    uint32_t used, slot_rows, page_slots, sparse_pools;
+    uint64_t *pages; /* the sparse pages counted (a set) */
+    size_t page_count, page_capacity;
+    bool fixed;
+} ecs_json_cost_t;
+
+/* For a load of a document of text_bytes with n entities into t (a fresh world of schema s;
+ * c's previous and max_slots as the load has them); budget 0: the default above. */
+void ecs_json_cost_init(ecs_json_cost_t *k, const ecs_json_ctx_t *c, const struct ecs_meta_schema *s,
+                        const ecs_entities_t *t, uint32_t n, uint64_t budget, size_t text_bytes);
+/* Adds entity object o (id `id`, already checked) and the references read so far; false,
+ * with the reason at c's path, once the estimate passes the budget (or out of memory). */
+bool ecs_json_cost_entity(ecs_json_cost_t *k, ecs_json_ctx_t *c, ecs_entity_t id, const cJSON *o);
+void ecs_json_cost_fini(ecs_json_cost_t *k);
 
 /* Typed reads of v at the current path: false (err set, *out untouched) on a wrong type or
  * an out-of-range value. */
@@ -142,7 +182,7 @@ cJSON *ecs_json_from_entity(ecs_entity_t v);
 /* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
  * issued, a later generation of a live slot (another world's id, say), is written as null:
  * loading it would make a reference that comes alive once the slot is reused. So is a dead id
- * at generation UINT32_MAX (its slot is retired, and the loader refuses such references).
+ * above ECS_REF_GENERATION_MAX (the loader refuses such references): ecs_entities_saved_ref.
  * Other stale ids of t and ids beyond its slots are kept (they stay stale through a load). */
 cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v);
 cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
@@ -180,7 +220,9 @@ bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err);
 void ecs_json_error_in_file(ecs_error_t *err, const char *path);
 /* The whole file, malloc'ed and NUL-terminated; NULL with the path and reason in err, also
  * when the file holds more than max_bytes (0: ECS_JSON_MAX_BYTES_DEFAULT, 256 MiB), so a
- * wrong path (/dev/zero, a log) fails early instead of filling memory. */
+ * wrong path (a log) fails early instead of filling memory: the buffer never grows past
+ * max_bytes + 2, and a file whose size says more is refused unread. Only regular files are
+ * read: a FIFO, a device (/dev/zero) or a directory is refused at once, never waited on. */
 #define ECS_JSON_MAX_BYTES_DEFAULT ((size_t)256 << 20)
 char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err);
 

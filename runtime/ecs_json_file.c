@@ -201,17 +201,42 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
     }
     char shown[384];
     ecs_json_escape(shown, sizeof shown, path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", shown, strerror(errno));
+    /* Non-blocking, so that opening a FIFO does not wait for a writer; then only a regular
+     * file is read (a FIFO, a device such as /dev/zero or a terminal could block or never end). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int saved = errno;
+        if (fd >= 0) close(fd);
+        snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", shown, strerror(saved));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err->message, sizeof err->message, "%s: not a regular file (%s): a load reads only files",
+                 shown, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
         return NULL;
     }
     if (!max_bytes) max_bytes = ECS_JSON_MAX_BYTES_DEFAULT;
-    size_t cap = 4096, len = 0;
+    size_t limit = max_bytes < SIZE_MAX - 2 ? max_bytes + 2 : SIZE_MAX; /* the buffer never grows past this */
+    FILE *f = (uint64_t)st.st_size <= max_bytes ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        if ((uint64_t)st.st_size > max_bytes)
+            snprintf(err->message, sizeof err->message, "%s: larger than the %zu bytes a load reads (the load option max_bytes raises it)",
+                     shown, max_bytes);
+        else
+            snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", shown, strerror(saved));
+        return NULL;
+    }
+    /* The size the file states, plus room to see that it ended (files in /proc state 0). */
+    size_t cap = (size_t)st.st_size + 2 > 4096 ? (size_t)st.st_size + 2 : 4096, len = 0;
+    if (cap > limit) cap = limit;
     char *text = malloc(cap);
     while (text) {
         len += fread(text + len, 1, cap - len - 1, f);
-        if (len > max_bytes) {
+        if (len > max_bytes) { /* it grew since */
             fclose(f);
             free(text);
             snprintf(err->message, sizeof err->message, "%s: larger than the %zu bytes a load reads (the load option max_bytes raises it)",
@@ -219,9 +244,11 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
             return NULL;
         }
         if (len < cap - 1) break;
-        char *bigger = cap <= SIZE_MAX / 2 ? realloc(text, cap *= 2) : NULL;
+        size_t next = cap <= limit / 2 ? cap * 2 : limit;
+        char *bigger = realloc(text, next);
         if (!bigger) free(text);
         text = bigger;
+        cap = next;
     }
     bool failed = ferror(f);
     int saved = errno;

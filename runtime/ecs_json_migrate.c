@@ -21,12 +21,23 @@ static void note(ecs_load_report_t *r, size_t *counter, const char *path, const 
     vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
     va_end(ap);
     size_t used = strlen(r->text), len = strlen(line);
-    if (used + len + 2 > sizeof r->text) {
+    if (r->truncated || used + len + 2 > sizeof r->text - ECS_JSON_REPORT_FOOTER) { /* room kept for the footer */
         r->truncated = true;
         return;
     }
     memcpy(r->text + used, line, len);
     memcpy(r->text + used + len, "\n", 2);
+}
+
+/* When lines were left out, a last line says how many and where to see them all. */
+static void footer(ecs_load_report_t *r) {
+    if (!r->truncated) return;
+    size_t shown = 0, used = strlen(r->text);
+    for (const char *p = r->text; *p; p++) shown += *p == '\n';
+    snprintf(r->text + used, sizeof r->text - used,
+             "... and %zu more changes not listed (the report keeps %zu bytes; the counts are complete; "
+             "ecsgen-dump check --schema SCHEMA.json FILE lists every one)\n",
+             r->renamed + r->dropped - shown, sizeof r->text);
 }
 
 static bool listed(const char *key, const char *const *names, size_t n) {
@@ -125,5 +136,6 @@ bool ecs_json_migrate(ecs_json_ctx_t *c, cJSON *doc, const ecs_json_migration_t 
         }
         ecs_json_leave(c, mark);
     }
+    footer(r);
     return true;
 }

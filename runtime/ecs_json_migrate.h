@@ -34,8 +34,12 @@ typedef struct ecs_json_migration {
     size_t removed_count;
 } ecs_json_migration_t;
 
-/* What a load changed on the way in: keys renamed, values dropped, and a line per change
- * ("entities[3].stats.mana: removed field of stats, dropped"), as many lines as fit. */
+/* What a load changed on the way in: keys renamed, values dropped (complete counts), and a
+ * line per change ("entities[3].stats.mana: removed field of stats, dropped"), as many lines
+ * as fit in 4 KiB. When some do not, truncated is set and the text's last line says so:
+ * "... and N more changes not listed (...; ecsgen-dump check --schema SCHEMA.json FILE lists
+ * every one)". */
+#define ECS_JSON_REPORT_FOOTER 256 /* bytes of text kept for that line */
 typedef struct ecs_load_report {
     size_t renamed;
     size_t dropped;

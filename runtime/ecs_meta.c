@@ -156,7 +156,8 @@ void ecs_meta_store_bits(void *element, const ecs_meta_field_t *f, uint64_t v) {
 
 /* Folds field f's value at `at` into h: a string's bytes up to NUL, floats by their bits,
  * integers widened (signed ones sign-extended). */
-static uint64_t ecs_meta_hash_field(uint64_t h, const ecs_meta_field_t *f, const char *at) {
+/* t: the world's table, to hash references as a save writes them (NULL: as they are). */
+static uint64_t ecs_meta_hash_field(uint64_t h, const ecs_meta_field_t *f, const char *at, const ecs_entities_t *t) {
     if (f->type == ECS_META_CHAR) return ecs_hash_string(h, at, f->size);
     uint32_t n = f->length ? f->length : 1u;
     for (uint32_t i = 0; i < n; i++, at += f->element_size) {
@@ -168,6 +169,10 @@ static uint64_t ecs_meta_hash_field(uint64_t h, const ecs_meta_field_t *f, const
             double v;
             memcpy(&v, at, sizeof v);
             h = ecs_hash_f64(h, v);
+        } else if (f->type == ECS_META_ENTITY && t) {
+            ecs_entity_t v;
+            memcpy(&v, at, sizeof v);
+            h = ecs_hash_mix(h, ecs_entities_saved_ref(t, v));
         } else {
             h = ecs_hash_mix(h, ecs_meta_load_bits(at, f));
         }
@@ -177,7 +182,15 @@ static uint64_t ecs_meta_hash_field(uint64_t h, const ecs_meta_field_t *f, const
 
 uint64_t ecs_meta_hash_value(uint64_t h, const ecs_meta_component_t *c, const void *value) {
     for (uint32_t k = 0; k < c->field_count; k++)
-        h = ecs_meta_hash_field(h, &c->fields[k], ecs_meta_field_cptr(value, &c->fields[k]));
+        h = ecs_meta_hash_field(h, &c->fields[k], ecs_meta_field_cptr(value, &c->fields[k]), NULL);
+    return h;
+}
+
+uint64_t ecs_meta_hash_singleton(uint64_t h, const void *w, const ecs_meta_component_t *c) {
+    const ecs_entities_t *t = ecs_meta_entities(w, c);
+    const char *value = (const char *)w + c->singleton_offset;
+    for (uint32_t k = 0; k < c->field_count; k++)
+        h = ecs_meta_hash_field(h, &c->fields[k], ecs_meta_field_cptr(value, &c->fields[k]), t);
     return h;
 }
 
@@ -186,7 +199,7 @@ uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_componen
     if (row == ECS_ROW_NONE) return h;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        h = ecs_meta_hash_field(h, f, ecs_meta_column(w, f) + (size_t)row * f->size);
+        h = ecs_meta_hash_field(h, f, ecs_meta_column(w, f) + (size_t)row * f->size, ecs_meta_entities(w, c));
     }
     return h;
 }

@@ -167,8 +167,11 @@ uint64_t ecs_meta_load_bits(const void *element, const ecs_meta_field_t *f);
 /* Stores v (truncated to the element's size) into an integer element. */
 void ecs_meta_store_bits(void *element, const ecs_meta_field_t *f, uint64_t v);
 
-/* Folds value (a value struct of c) into h as the generated world hash does. */
+/* Folds value (a value struct of c) into h, references as they are. */
 uint64_t ecs_meta_hash_value(uint64_t h, const ecs_meta_component_t *c, const void *value);
+/* Singleton c's value in world w, as the generated world hash folds it: references as a save
+ * writes them (ecs_entities_saved_ref), so a world and its reload hash equal. */
+uint64_t ecs_meta_hash_singleton(uint64_t h, const void *w, const ecs_meta_component_t *c);
 /* The same for e's value of per-entity component c in world w, read in place (no copy: a
  * value may be larger than the stack); h unchanged when e lacks c or c is a tag. */
 uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_component_t *c, ecs_entity_t e);

@@ -399,6 +399,8 @@ class Schema:
         self.destroy_hooks_fn = self.names.internal("destroy", "hooks")
         self.hooks_put_fn = self.names.internal("hooks", "put")
         self.hooks_at_fn = self.names.internal("hooks", "at")
+        # removes and destroys whose on_remove hooks run (a nested one of the same does nothing)
+        self.busy_type, self.busy_fn = self.names.internal("busy", "t"), self.names.internal("busy")
         self.pool_ops, self.pool_ops_type = self.names.internal("pool", "ops"), self.names.internal("pool", "ops", "t")
         self.change_fn = self.names.internal("change")  # add, set and remove through the metadata, hooks fired
         self.cold_macro = self.upper_internal("COLD")

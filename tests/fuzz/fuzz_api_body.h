@@ -519,6 +519,71 @@ static void F(op_apply)(F(world_t) *w) {
     if (!left) F(m).nvals = 0;
 }
 
+/* ---- Hooks that call back in (docs/hooks.md, "What a hook may do") ------------------- */
+
+/* What pos's on_remove does (mode), and what it saw. */
+static struct {
+    int mode, calls, loads_refused;
+    bool nested_result;
+} F(re);
+
+static void F(reenter_hook)(F(world_t) *w, ecs_entity_t e, void *user) {
+    (void)user;
+    F(re).calls++;
+    ecs_error_t err;
+    switch (F(re).mode) {
+    case 0: F(re).nested_result = F(destroy)(w, e); break;
+    case 1: F(re).nested_result = F(remove_pos)(w, e); break;
+    case 2: F(re).nested_result = F(apply_deferred)(w); break;
+    default:
+        if (!F(world_from_json)(w, "{\"schema\": \"x\"}", &err) && strstr(err.message, "not loaded: called from a hook"))
+            F(re).loads_refused++;
+        break;
+    }
+}
+
+/* destroy(e) or remove_pos(e) with pos's on_remove destroying e, removing pos, applying the
+ * buffer or loading; the model predicts the documented outcome. */
+static void F(op_reenter)(F(world_t) *w, rd_t *r, uint8_t b) {
+    fault_arm(0, 0); /* the hook's apply must run whole for the model below */
+    ecs_entity_t e = F(pick_id)(r);
+    bool remove = rd_u8(r) & 1;
+    F(ment_t) *x = F(find)(e);
+    bool has_pos = x && (x->has & HAS_POS);
+    F(re).mode = b % 4;
+    F(re).calls = F(re).loads_refused = 0;
+    F(on_pos)(w, &(F(hooks_t)){ .on_remove = F(reenter_hook) });
+    int ncmd = F(m).ncmd;
+    bool got = remove ? F(remove_pos)(w, e) : F(destroy)(w, e);
+    F(on_pos)(w, NULL);
+    EXPECT(got == (remove ? has_pos : x != NULL), "re-entered call's result");
+    if (F(re).mode != 2) {
+        EXPECT(F(re).calls == (has_pos ? 1 : 0), "on_remove fired once");
+        if (has_pos && F(re).mode == 0) EXPECT(F(re).nested_result == remove, "nested destroy's result");
+        if (has_pos && F(re).mode == 1) EXPECT(!F(re).nested_result, "nested remove's result");
+        if (F(re).mode == 3) EXPECT(F(re).loads_refused == F(re).calls, "a load from a hook was not refused");
+    }
+    if (has_pos && F(re).mode == 2) { /* the hook applied the buffer (nested ones did nothing) */
+        EXPECT(F(re).nested_result, "apply from a hook");
+        EXPECT(F(deferred_count)(w) == 0, "apply from a hook left changes");
+        for (int k = 0; k < ncmd; k++) {
+            const F(mcmd_t) *c = &F(m).cmd[k];
+            /* while e's destroy runs, changes to e vanish with it; while its pos leaves, changes
+             * to its pos are undone by the removal (a destroy of e still destroys it) */
+            if (c->id == e && (!remove || (c->op != OP_DESTROY && c->comp == 0))) continue;
+            F(model_apply)(c);
+        }
+        F(m).ncmd = F(m).nvals = 0;
+        x = F(find)(e);
+    }
+    if (!got) return;
+    if (!remove || F(re).mode == 0) {
+        if (x) F(model_destroy)(e);
+    } else if (x) {
+        x->has &= ~(unsigned)HAS_POS;
+    }
+}
+
 /* ---- Loops ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -781,7 +846,12 @@ static void F(run)(rd_t *r) {
         case 10: F(op_defer)(w, r); break;
         case 11: F(op_apply)(w); break;
         case 12: F(op_json)(w, r); break;
-        case 13: F(check_views)(w); break;
+        case 13: { /* views, or now and then hooks that call back in */
+            uint8_t b = rd_u8(r);
+            if (b < 192) F(check_views)(w);
+            else F(op_reenter)(w, r, b);
+            break;
+        }
         case 14: {
             uint8_t countdown = rd_u8(r);
             fault_arm(countdown, rd_u8(r));

@@ -1,11 +1,14 @@
-/* fuzz_load.c: libFuzzer target for the generated JSON loader (schema tests/json/allkinds.json).
+/* fuzz_load.c: libFuzzer target for the generated JSON loader (schemas tests/json/allkinds.json
+ * and tests/fuzz/load_slots.json, slot storage beside sparse pools: every input goes to both).
  * Any input must either load, and then save -> load -> save is byte-identical, or be refused
- * with a message, leaving the world exactly as it was. Sanitizers catch the rest. */
+ * with a message, leaving the world exactly as it was; and the bytes the load held at its
+ * peak stay within its budget (ecs_json.h, "The load's memory"). Sanitizers catch the rest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ak_ecs.h"
+#include "fs_ecs.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -39,17 +42,22 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     text[size] = '\0';
 
     ak_world_t *w = ak_world_new();
+    size_t before_load;
     ecs_entity_t a = ak_spawn(w, &(ak_spawn_desc_t){ .ints = &(ak_ints_t){ .h = 7 }, .marked = true });
     ak_spawn(w, &(ak_spawn_desc_t){ .link = &(ak_link_t){ .to = a } });
     ak_destroy(w, a);
     char *before = ak_world_to_json(w);
     ecs_error_t err;
-    if (ak_world_from_json(w, text, &err)) {
+    before_load = peak = held;
+    bool loaded = ak_world_from_json(w, text, &err);
+    expect_bounded(before_load, size, text);
+    if (loaded) {
         char *first = ak_world_to_json(w);
         ak_world_t *again = ak_world_new();
         expect(ak_world_from_json(again, first, &err), "a saved world does not load", err.message);
         char *second = ak_world_to_json(again);
         expect(!strcmp(first, second), "save -> load -> save differs", first);
+        expect(ak_world_hash(w) == ak_world_hash(again), "a world and its reload hash differently", first);
         free(first);
         free(second);
         ak_world_free(again);
@@ -61,6 +69,33 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     }
     free(before);
     ak_world_free(w);
+
+    /* The slot-storage world, holding one entity (slot rows) and a reference. */
+    fs_world_t *v = fs_world_new();
+    ecs_entity_t b = fs_spawn(v, &(fs_spawn_desc_t){ .pos = &(fs_pos_t){ 1, 2 }, .seen = true });
+    fs_spawn(v, &(fs_spawn_desc_t){ .hp = &(fs_hp_t){ 5, b } });
+    before = fs_world_to_json(v);
+    before_load = peak = held;
+    loaded = fs_world_from_json(v, text, &err);
+    expect_bounded(before_load, size, text);
+    if (loaded) {
+        char *first = fs_world_to_json(v);
+        fs_world_t *again = fs_world_new();
+        expect(fs_world_from_json(again, first, &err), "a saved slot world does not load", err.message);
+        char *second = fs_world_to_json(again);
+        expect(first && second && !strcmp(first, second), "save -> load -> save differs (slot world)", first);
+        expect(fs_world_hash(v) == fs_world_hash(again), "a slot world and its reload hash differently", first);
+        free(first);
+        free(second);
+        fs_world_free(again);
+    } else {
+        char *after = fs_world_to_json(v);
+        expect(err.message[0] != '\0' && strchr(err.message, ':') != NULL, "refused without a message (slot world)", text);
+        expect(before && after && !strcmp(before, after), "a refused document changed the slot world", err.message);
+        free(after);
+    }
+    free(before);
+    fs_world_free(v);
     free(text);
     return 0;
 }

@@ -79,7 +79,7 @@ class InstallTest(unittest.TestCase):
             self.assertEqual(run(os.path.join(work, "mygame"), env=env), expected)
             # The old include spelling keeps working for hand-written code.
             with open(os.path.join(work, "old.c"), "w") as f:
-                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 7 ? 0 : 1; }\n')
+                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 8 ? 0 : 1; }\n')
             os.remove(os.path.join(work, "ecs.h"))
             run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "old.c", "-o", "old", *flags, cwd=work, env=env)
             run(os.path.join(work, "old"), env=env)

@@ -211,6 +211,69 @@ static void test_last_generation_references(void) {
     small_world_free(w);
 }
 
+/* References near the last generation (above ECS_REF_GENERATION_MAX): one at 4294967294
+ * made its slot's next entity take the last generation, whose destroy retired the slot, so
+ * a small document used up a fixed world's slots after one round of spawns and destroys.
+ * Refused now, naming where; the world keeps its room through churn. */
+static void test_near_last_generation_references(void) {
+    small_world_t *w = small_world_new();
+    CHECK(w != NULL);
+    small_refused(w,
+                  "{\"schema\": \"small\", \"version\": 1, \"entities\": [{\"id\": \"0v0\", \"link\": {\"to\": \"1v4294967294\"}}]}",
+                  "entities[0].link.to: 1v4294967294 is within the last 2^24 generations of slot 1 and no entity of the "
+                  "document has that slot at it: loading it would leave the slot 1 more entities before it is retired", 0);
+    small_refused(w,
+                  "{\"schema\": \"small\", \"version\": 1, \"singletons\": {\"focus\": {\"on\": \"2v4278190080\"}}}",
+                  "singletons.focus.on: 2v4278190080 is within the last 2^24 generations of slot 2 and no entity of the "
+                  "document has that slot at it: loading it would leave the slot 16777215 more entities before it is retired", 0);
+    /* Three rounds of filling and emptying the world: every slot still serves. */
+    for (int round = 0; round < 3; round++) {
+        ecs_entity_t e[3];
+        for (int k = 0; k < 3; k++) CHECK((e[k] = small_spawn(w, NULL)) != ECS_NULL);
+        for (int k = 0; k < 3; k++) CHECK(small_destroy(w, e[k]));
+    }
+    /* At ECS_REF_GENERATION_MAX: loads; below a live id of the document's slot: loads. */
+    ecs_error_t err;
+    CHECK(small_world_from_json(w,
+                                "{\"schema\": \"small\", \"version\": 1, \"entities\": [{\"id\": \"0v0\", \"link\": {\"to\": \"1v4278190079\"}},"
+                                " {\"id\": \"2v4294967295\", \"link\": {\"to\": \"2v4294967290\"}}]}", &err));
+    CHECK_EQ(small_get_link(w, ecs_entity_make(0, 0)).to, ecs_entity_make(1, ECS_REF_GENERATION_MAX));
+    /* A save writes a reference near the end to a free slot as null, as the loader wants. */
+    CHECK(small_set_link(w, ecs_entity_make(0, 0), (small_link_t){ ecs_entity_make(1, UINT32_MAX - 1u) }));
+    char *text = small_world_to_json(w);
+    CHECK(text != NULL && strstr(text, "4294967294") == NULL && strstr(text, "4294967290") != NULL);
+    CHECK(small_world_from_json(w, text, &err));
+    CHECK_EQ(small_get_link(w, ecs_entity_make(0, 0)).to, ECS_NULL);
+    free(text);
+    small_world_free(w);
+}
+
+/* world_hash folds references as a save writes them: a world and its reload hash equal,
+ * also when fields hold ids a save writes as null (a later generation of a live slot, ~0, a
+ * reference near the last generation to a free slot), in components and singletons. */
+static void test_hash_matches_reload(void) {
+    small_world_t *w = small_world_new();
+    CHECK(w != NULL);
+    ecs_entity_t a = small_spawn(w, NULL), b = small_spawn(w, NULL);
+    ecs_entity_t later = ecs_entity_make(ecs_entity_index(b), ecs_entity_generation(b) + 1u);
+    CHECK(small_set_link(w, a, (small_link_t){ later }));
+    CHECK(small_set_link(w, b, (small_link_t){ ~(ecs_entity_t)0 }));
+    small_singleton_focus(w)->on = ecs_entity_make(2, UINT32_MAX - 1u);
+    char *text = small_world_to_json(w);
+    small_world_t *back = small_world_new();
+    ecs_error_t err;
+    CHECK(text != NULL && small_world_from_json(back, text, &err));
+    CHECK_EQ(small_world_hash(w), small_world_hash(back));
+    CHECK_EQ(small_get_link(back, a).to, ECS_NULL);
+    /* and a reference that survives still counts: changing it changes the hash */
+    uint64_t h = small_world_hash(w);
+    CHECK(small_set_link(w, b, (small_link_t){ a }));
+    CHECK(small_world_hash(w) != h);
+    free(text);
+    small_world_free(back);
+    small_world_free(w);
+}
+
 int main(void) {
     test_generation_wrap_retires_the_slot();
     test_restore_retires_generations_beyond_the_range();
@@ -218,5 +281,7 @@ int main(void) {
     test_limit_with_a_retired_slot();
     test_quick_load_keeps_destroyed_handles_dead();
     test_last_generation_references();
+    test_near_last_generation_references();
+    test_hash_matches_reload();
     return check_finish("entity ids");
 }

@@ -1,13 +1,17 @@
 /* test_load_memory.c: a load costs memory in proportion to the document, not to the slot
  * numbers it names. Three documents that would make a table indexed by slot allocate up to the
  * largest slot named (gigabytes for the first): each is refused, or loads, with the process's
- * peak RSS rising by less than 64 MB; the time each takes is printed, not asserted. */
-#define _POSIX_C_SOURCE 199309L
+ * peak RSS rising by less than 64 MB; the time each takes is printed, not asserted. Files
+ * that are not regular, or larger than the cap, are refused unread. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "rel_ecs.h"
@@ -71,11 +75,34 @@ int main(void) {
     CHECK(strstr(err.message, "is beyond the 1048576 slots") != NULL);
     free(doc);
 
-    /* 4. /dev/zero: refused at the caller's size cap, without reading on. */
+    /* 4. /dev/zero and a FIFO with no writer: refused at once, not read (the first grew a
+     * buffer to twice the cap, the second blocked for good). */
     t0 = seconds();
     CHECK(!rel_world_load_opts(w, "/dev/zero", &(rel_load_options_t){ .max_bytes = 1 << 20 }, &err));
     printf("/dev/zero: %.3f s: %s\n", seconds() - t0, err.message);
-    CHECK(strstr(err.message, "/dev/zero: larger than the 1048576 bytes a load reads") != NULL);
+    CHECK(strstr(err.message, "/dev/zero: not a regular file (a device): a load reads only files") != NULL);
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/ecsgen-load-fifo-%ld", (long)getpid());
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    alarm(20); /* a load that blocks fails the test instead of hanging it */
+    CHECK(!rel_world_load(w, fifo, &err));
+    alarm(0);
+    CHECK(strstr(err.message, "not a regular file (a FIFO)") != NULL);
+    unlink(fifo);
+
+    /* 5. A regular file larger than the cap (sparse: 512 MiB of zeros on no disk): refused
+     * by its size, unread; the buffer a load grows never passes the cap + 2 bytes. */
+    char big[64];
+    snprintf(big, sizeof big, "/tmp/ecsgen-load-big-%ld", (long)getpid());
+    int fd = open(big, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, (off_t)512 << 20) == 0);
+    close(fd);
+    t0 = seconds();
+    CHECK(!rel_world_load_opts(w, big, &(rel_load_options_t){ .max_bytes = (size_t)64 << 20 }, &err));
+    printf("512 MiB file, cap 64 MiB: %.3f s: %s\n", seconds() - t0, err.message);
+    CHECK(strstr(err.message, "larger than the 67108864 bytes a load reads") != NULL);
+    unlink(big);
 
     /* the world is as it was after every refusal */
     CHECK_EQ(rel_count(w), 1);
