@@ -4,9 +4,11 @@
 C project and as a C++-only one (project(consumer CXX), main.cpp), with the consumer's
 cmake_minimum_required at 3.16 (policy CMP0116 OLD: depfiles passed to Ninja as written) and at
 the running CMake's version. Each run prints the expected output, and a second build with
-nothing changed does nothing (Ninja explains no step). find_package(ecsgen VERSION) takes the
+nothing changed does nothing (Ninja explains no step); editing the file the schema includes
+regenerates (C++, 3.16 and current). find_package(ecsgen VERSION) takes the
 installed version file: 0.<minor> is found, a newer version is refused."""
 
+import json
 import os
 import re
 import shutil
@@ -41,6 +43,19 @@ class CMakeTest(unittest.TestCase):
         explain = run("ninja", "-C", build, "-n", "-d", "explain", check=False)
         self.assertEqual(explain.returncode, 0)
         self.assertNotIn("ninja explain", explain.stdout + explain.stderr)
+
+    def edit_the_include(self, project, name="build"):
+        """Editing the file the schema includes regenerates (the depfile names it)."""
+        shared = os.path.join(project, "schema", "shared.json")
+        with open(shared, encoding="utf-8") as f:
+            document = json.load(f)
+        document["components"]["armor"] = {"fields": {"points": {"type": "u8", "default": 5}}}
+        with open(shared, "w", encoding="utf-8") as f:
+            json.dump(document, f)
+        build = os.path.join(project, name)
+        run("cmake", "--build", build)
+        self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED.replace("armor=none", "armor=5"))
+        self.assertIn("no work to do", run("cmake", "--build", build))
 
     def consumer(self, tmp, cxx=False, minimum=None, find="find_package(ecsgen REQUIRED)", name="consumer"):
         """tests/consumer, as a C++-only project with cxx, with another cmake_minimum_required
@@ -80,7 +95,9 @@ class CMakeTest(unittest.TestCase):
             self.build_and_run(self.consumer(tmp, find=f"find_package(ecsgen {major}.{minor} REQUIRED)"), found)
             # C++ only, with the oldest supported and the running CMake's policies.
             for minimum in ("3.16", cmake_version()):
-                self.build_and_run(self.consumer(tmp, cxx=True, minimum=minimum, name=f"cxx-{minimum}"), found)
+                project = self.consumer(tmp, cxx=True, minimum=minimum, name=f"cxx-{minimum}")
+                self.build_and_run(project, found)
+                self.edit_the_include(project)
 
             # Versions: a newer one than installed is refused; so is another 0.x minor.
             for wanted in (f"{int(major) + 1}.0", f"{major}.{int(minor) + 1}"):
