@@ -27,7 +27,7 @@ TOOL = os.path.join(ROOT, "generator", "ecsgen_dump.py")
 AK = os.path.join(ROOT, "tests", "json", "allkinds.json")
 EVO = os.path.join(ROOT, "tests", "json", "evolve.json")
 SEED = int(os.environ.get("ECSGEN_DIFF_SEED", "30"))
-COUNT = int(os.environ.get("ECSGEN_DIFF_COUNT", "4000"))
+COUNT = int(os.environ.get("ECSGEN_DIFF_COUNT", "3000"))
 LOAD_AK = LOAD_EVO = None
 V1 = []
 
