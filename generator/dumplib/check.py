@@ -16,7 +16,6 @@ INDEX_LIMIT = 2 ** 32 - 1  # ECS_INDEX_MAX + 1: slots a world without max_entiti
 DOCUMENT_KEYS = ("schema", "version", "singletons", "entities")
 F32_LIMIT = float.fromhex("0x1.ffffffp127")  # from here on a double rounds to infinity as a float
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
-REPORT_BYTES = 4096  # ecs_load_report_t.text
 
 
 class Refused(Exception):
@@ -37,21 +36,9 @@ def _key(path, key):
 
 
 def _note(report, path, text):
-    """note() of ecs_json_migrate.c: one report line (512 bytes at most), kept while the
-    report's 4096 bytes hold it."""
-    line = (_path_text(path) + b": " + text.encode())[:511]
-    if report.used + len(line) + 2 > REPORT_BYTES:
-        report.truncated = True
-        return
-    report.used += len(line) + 1
-    report.append(line)
-
-
-class _Report(list):
-    def __init__(self):
-        super().__init__()
-        self.used = 0
-        self.truncated = False
+    """note() of ecs_json_migrate.c: one report line (512 bytes at most). Every line: the
+    loader's report keeps what fits its 4096 bytes, and says so; check lists them all."""
+    report.append((_path_text(path) + b": " + text.encode())[:511])
 
 
 class Result:
@@ -67,7 +54,7 @@ class Result:
 def check(document, schema, lax=False):
     """Result for a parsed document (document.parse) under the model of a schema
     (ecsgenlib.model.Schema); Refused with the loader's message otherwise."""
-    report = _Report()
+    report = []
     _check_keys((), document, DOCUMENT_KEYS, "top-level key")
     version = _check_header(document, schema)
     _migrate(document, schema, lax, report)
