@@ -196,6 +196,10 @@ class Differential(unittest.TestCase):
         # First (so --lax, every fourth, has it too): a report longer than the loader keeps.
         many = ", ".join(f'"unknown_{k}": {{}}' for k in range(300))
         docs = [f'{{"schema": "{name}", "version": 1, "entities": [{{"id": "0v0", {many}}}]}}'.encode()]
+        if name == "ak":  # references in a slot's last 2^24 generations: refused unless that slot is live there
+            docs += [(b'{"schema": "ak", "version": 3, "entities": [{"id": "0v%d", "link": {"to": "%dv%d"}}]}'
+                      % (generation, index, reference)) for generation, index, reference in
+                     ((0, 3, 4278190080), (4278190081, 0, 4278190080), (7, 0, 4294967290), (4294967295, 0, 4294967295))]
         docs += documents(name, count, SEED)
         with tempfile.TemporaryDirectory(prefix="ecsgen-diff-") as work:
             paths = []
