@@ -12,11 +12,11 @@ from .document import DumpError, Num, Obj, describe, c_bytes, format_real, parse
 
 SLOTS_DEFAULT = 1 << 20  # ECS_JSON_SLOTS_DEFAULT
 LAST_GENERATION = 2 ** 32 - 1  # a reference there would retire its slot
+REF_GENERATION_MAX = LAST_GENERATION - (1 << 24)  # ECS_REF_GENERATION_MAX: beyond, a reference is checked
 INDEX_LIMIT = 2 ** 32 - 1  # ECS_INDEX_MAX + 1: slots a world without max_entities may have
 DOCUMENT_KEYS = ("schema", "version", "singletons", "entities")
 F32_LIMIT = float.fromhex("0x1.ffffffp127")  # from here on a double rounds to infinity as a float
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
-REPORT_BYTES = 4096  # ecs_load_report_t.text
 
 
 class Refused(Exception):
@@ -37,21 +37,9 @@ def _key(path, key):
 
 
 def _note(report, path, text):
-    """note() of ecs_json_migrate.c: one report line (512 bytes at most), kept while the
-    report's 4096 bytes hold it."""
-    line = (_path_text(path) + b": " + text.encode())[:511]
-    if report.used + len(line) + 2 > REPORT_BYTES:
-        report.truncated = True
-        return
-    report.used += len(line) + 1
-    report.append(line)
-
-
-class _Report(list):
-    def __init__(self):
-        super().__init__()
-        self.used = 0
-        self.truncated = False
+    """note() of ecs_json_migrate.c: one report line (512 bytes at most). Every line: the
+    loader's report keeps what fits its 4096 bytes, and says so; check lists them all."""
+    report.append((_path_text(path) + b": " + text.encode())[:511])
 
 
 class Result:
@@ -67,7 +55,7 @@ class Result:
 def check(document, schema, lax=False):
     """Result for a parsed document (document.parse) under the model of a schema
     (ecsgenlib.model.Schema); Refused with the loader's message otherwise."""
-    report = _Report()
+    report = []
     _check_keys((), document, DOCUMENT_KEYS, "top-level key")
     version = _check_header(document, schema)
     _migrate(document, schema, lax, report)
@@ -229,7 +217,7 @@ def _read_scalar(path, v, scalar, t, mentions):
     elif kind == "entity":
         if v is not None:
             parsed = _read_entity(path, v, mentions)
-            if parsed[1] == LAST_GENERATION:
+            if parsed[1] > REF_GENERATION_MAX:
                 mentions.last_refs.append((path, parsed))
     elif kind == "char":
         if not isinstance(v, str):
@@ -291,8 +279,9 @@ def _read_enum(path, v, names):
 
 
 class _Mentions(list):
-    """Every id the document names, and the references at a slot's last generation with their
-    paths (the loader refuses those unless the document has that very id live)."""
+    """Every id the document names, and the references in a slot's last 2^24 generations with
+    their paths (the loader refuses those unless the document has that slot live at least at
+    that generation)."""
 
     def __init__(self):
         super().__init__()
@@ -332,11 +321,18 @@ def _restore_ids(ids, mentions, schema):
             _fail(("entities", k, "id"), f"duplicate id {format_id(index, generation)}: slot {index} is already "
                                        f"entities[{j}] ({format_id(*ids[j])})")
         owner[index] = k
+    # A reference near the end of a slot's generations, unless the document has that slot
+    # live at least at its generation, would leave the slot few entities before it retires.
     for path, (index, generation) in mentions.last_refs:
         live = owner.get(index)
-        if live is None or ids[live] != (index, generation):
+        if live is not None and ids[live][1] >= generation:
+            continue
+        if generation == LAST_GENERATION:
             _fail(path, f"{format_id(index, generation)} is the last generation of slot {index} and no entity of "
                         f"the document has it: loading it would retire the slot for good")
+        _fail(path, f"{format_id(index, generation)} is within the last 2^24 generations of slot {index} and no "
+                    f"entity of the document has that slot at it: loading it would leave the slot "
+                    f"{LAST_GENERATION - generation} more entities before it is retired")
     for index, generation in mentions:
         live = owner.get(index)
         if live is not None and generation > ids[live][1]:

@@ -2,7 +2,6 @@
 them) that keep their text, objects keep their key order and duplicate keys, and the text is
 refused where and as the loader refuses it (ctext: cJSON's parse, then the RFC 8259 check)."""
 
-import itertools
 import json
 import math
 import os
@@ -127,15 +126,20 @@ _PLAIN_DECODER = json.JSONDecoder(object_pairs_hook=Obj, parse_float=Num, parse_
 # Escapes Python's json takes and the loader may not: \u0000, surrogates (cJSON refuses a
 # lone one). A hit only sends the text the slow way; an escaped backslash before "u" too.
 _RISKY = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def _depth(text):
-    """How deep a text Python's json parsed nests (strings blanked out first)."""
-    brackets = _BRACKETS.sub("", _STRING.sub("", text))
-    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
+def _depth(doc):
+    """How deep a parsed document nests (a scalar 0, [] 1): a walk with its own stack."""
+    if not isinstance(doc, list):
+        return 0
+    deepest, stack = 1, [(doc, 1)]
+    while stack:
+        v, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for x in (y for _, y in v) if isinstance(v, Obj) else v:
+            if isinstance(x, list):
+                stack.append((x, depth + 1))
+    return deepest
 
 
 def parse(data):
@@ -153,7 +157,7 @@ def parse(data):
         if _RISKY.search(text):
             raise _Slow
         doc = _DECODER.decode(text)
-        if text.count("[") + text.count("{") > ctext.NESTING_LIMIT and _depth(text) > ctext.NESTING_LIMIT:
+        if text.count("[") + text.count("{") > ctext.NESTING_LIMIT and _depth(doc) > ctext.NESTING_LIMIT:
             raise _Slow
         return doc
     except (_Slow, ValueError, RecursionError):

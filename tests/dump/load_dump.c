@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
                 printf("%s: %.*s\n", argv[k], (int)(end - line), line);
                 line = end + 1;
             }
+            if (report.truncated) printf("%s: (report cut)\n", argv[k]); /* test_dump_differential.py */
         } else {
             fprintf(stderr, "%s\n", err.message);
             status = 1;
