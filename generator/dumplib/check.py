@@ -11,6 +11,7 @@ from .document import DumpError, Num, Obj, describe, c_bytes, g17, parse_decimal
 
 SLOTS_DEFAULT = 1 << 20  # ECS_JSON_SLOTS_DEFAULT
 LAST_GENERATION = 2 ** 32 - 1  # a reference there would retire its slot
+REF_GENERATION_MAX = 2 ** 32 - 1 - 2 ** 24  # ECS_REF_GENERATION_MAX: references above it are refused
 INDEX_LIMIT = 2 ** 32 - 1  # ECS_INDEX_MAX + 1: slots a world without max_entities may have
 DOCUMENT_KEYS = ("schema", "version", "singletons", "entities")
 F32_LIMIT = float.fromhex("0x1.ffffffp127")  # from here on a double rounds to infinity as a float
@@ -208,7 +209,7 @@ def _read_scalar(path, v, scalar, t, mentions):
     elif kind == "entity":
         if v is not None:
             parsed = _read_entity(path, v, mentions)
-            if parsed[1] == LAST_GENERATION:
+            if parsed[1] > REF_GENERATION_MAX:
                 mentions.last_refs.append((path, parsed))
     elif kind == "char":
         if not isinstance(v, str):
@@ -270,8 +271,9 @@ def _read_enum(path, v, names):
 
 
 class _Mentions(list):
-    """Every id the document names, and the references at a slot's last generation with their
-    paths (the loader refuses those unless the document has that very id live)."""
+    """Every id the document names, and the references above REF_GENERATION_MAX with their
+    paths (the loader refuses those unless the document has that slot live at least at that
+    generation)."""
 
     def __init__(self):
         super().__init__()
@@ -313,9 +315,14 @@ def _restore_ids(ids, mentions, schema):
         owner[index] = k
     for path, (index, generation) in mentions.last_refs:
         live = owner.get(index)
-        if live is None or ids[live] != (index, generation):
+        if live is not None and ids[live][1] >= generation:
+            continue
+        if generation == LAST_GENERATION:
             _fail(path, f"{format_id(index, generation)} is the last generation of slot {index} and no entity of "
                         f"the document has it: loading it would retire the slot for good")
+        _fail(path, f"{format_id(index, generation)} is within the last 2^24 generations of slot {index} and no entity "
+                    f"of the document has that slot at it: loading it would leave the slot {LAST_GENERATION - generation} "
+                    f"more entities before it is retired")
     for index, generation in mentions:
         live = owner.get(index)
         if live is not None and generation > ids[live][1]:
