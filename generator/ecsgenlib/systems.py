@@ -218,6 +218,10 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
                                   "e.g. \"all\": [\"position\", \"velocity\"]"))
         return None
     else:
+        if any(q.name == sname for q in schema.queries):
+            errors.append(SchemaError(file, path, f"its inline query would be named '{sname}', as queries.{sname} is",
+                                      f"use \"query\": \"{sname}\", or rename the system"))
+            return None
         any_of = _names(errors, file, path, by_name, spec, "any", "")
         for k, c in enumerate(any_of):
             if c.singleton:
