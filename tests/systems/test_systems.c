@@ -38,8 +38,13 @@ static void test_sync_points(void) {
                                                          .lifetime = &(sys_lifetime_t){ 1 } });
     ecs_entity_t gun = sys_spawn(w, &(sys_spawn_desc_t){ .position = &(sys_position_t){ 3, 4 },
                                                          .gun = &(sys_gun_t){ 1, 5 } });
+    /* glow: light and (burning or frozen) */
+    ecs_entity_t lit = sys_spawn(w, &(sys_spawn_desc_t){ .light = &(sys_light_t){ 1 }, .frozen = true });
+    ecs_entity_t dark = sys_spawn(w, &(sys_spawn_desc_t){ .light = &(sys_light_t){ 1 } });
     size_t before = sys_count(w);
     sys_step(w, 0.5f);
+    CHECK(sys_get_light(w, lit).level == 1.25f);
+    CHECK(sys_get_light(w, dark).level == 1.0f);
     CHECK(sys_has_burning(w, hot));
     CHECK_EQ(sys_get_health(w, hot).current, 87); /* burned once, in the same step */
     CHECK(!sys_alive(w, old));
@@ -49,6 +54,25 @@ static void test_sync_points(void) {
     CHECK(sys_singleton_clock(w)->dt == 0.5f);
     CHECK_EQ(sys_singleton_census(w)->total, 87); /* tally (stage 5) saw the burn */
     sys_world_free(w);
+}
+
+/* A load keeps the world's threads (the loaded world is swapped in under them). */
+static void test_load_keeps_threads(void) {
+    sys_world_t *w = sys_world_new(), *v = sys_world_new();
+    sys_populate(v, 500, 7);
+    char *doc = sys_world_to_json(v);
+    sys_set_threads(w, 3);
+    ecs_error_t err;
+    CHECK(sys_world_from_json(w, doc, &err));
+    CHECK_EQ(sys_threads(w), 3);
+    for (int k = 0; k < 20; k++) {
+        sys_step(w, 0.1f);
+        sys_step(v, 0.1f);
+    }
+    CHECK_EQ(sys_world_hash(w), sys_world_hash(v));
+    free(doc);
+    sys_world_free(w);
+    sys_world_free(v);
 }
 
 static void test_threads_setting(void) {
@@ -69,6 +93,7 @@ static void test_threads_setting(void) {
 int main(void) {
     test_sync_points();
     test_threads_setting();
+    test_load_keeps_threads();
     uint64_t hash1;
     unsigned used;
     atomic_store(&calls_move, 0u);
