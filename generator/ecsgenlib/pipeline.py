@@ -34,7 +34,8 @@ def build(schema_file):
     for section, items in (("components", schema.components), ("queries", schema.queries),
                            ("prefabs", schema.prefabs), ("systems", schema.systems)):
         for item in items:
-            item.defined_in = relative[("systems" if getattr(item, "inline_of", None) else section, item.name)]
+            inline = getattr(item, "inline_of", None)
+            item.defined_in = relative[("systems", inline) if inline else (section, item.name)]
     schema.included = [os.path.relpath(path, here) for path in loaded.files[1:]]
     return schema, loaded.files
 

@@ -202,15 +202,20 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
     inline = [k for k in ("all", "none", "any") if k in spec]
     query = None
     any_of = []
+    declared = [q for q in schema.queries if q.inline_of is None]
+    if any(q.name == sname for q in declared):
+        errors.append(SchemaError(file, path, f"a query is named '{sname}' too: both would make "
+                                  f"{schema.names.macro(sname, 'FIELD')}", "rename the system or the query"))
+        return None
     if "query" in spec:
         if inline:
             errors.append(SchemaError(file, f"{path}.{inline[0]}", "a system names a declared \"query\" or declares "
                                       "one inline (all/none/any), not both", "drop one of them"))
             return None
-        query = next((q for q in schema.queries if q.name == spec["query"]), None)
+        query = next((q for q in declared if q.name == spec["query"]), None)
         if query is None:
             errors.append(SchemaError(file, f"{path}.query", f"unknown query '{spec['query']}'",
-                                      did_you_mean(spec["query"], [q.name for q in schema.queries])
+                                      did_you_mean(spec["query"], [q.name for q in declared])
                                       or "declare it under \"queries\", or give the system \"all\""))
             return None
     elif "all" not in spec:
@@ -218,10 +223,6 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
                                   "e.g. \"all\": [\"position\", \"velocity\"]"))
         return None
     else:
-        if any(q.name == sname for q in schema.queries):
-            errors.append(SchemaError(file, path, f"its inline query would be named '{sname}', as queries.{sname} is",
-                                      f"use \"query\": \"{sname}\", or rename the system"))
-            return None
         any_of = _names(errors, file, path, by_name, spec, "any", "")
         for k, c in enumerate(any_of):
             if c.singleton:
@@ -229,7 +230,9 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
                                           "singletons live in the world, not on entities"))
             elif c.name in spec.get("all", []) or c.name in spec.get("none", []):
                 errors.append(SchemaError(file, f"{path}.any[{k}]", f"'{c.name}' is named twice in this query"))
-        query = make_query(sname, {k: spec[k] for k in ("all", "none") if k in spec}, path)
+        # Named so that no schema name can take it (no "__" there), and apart from the
+        # system's own names (a view's FIELD macro would be the system's otherwise).
+        query = make_query(f"{sname}__query", {k: spec[k] for k in ("all", "none") if k in spec}, path)
         if query is None:
             return None
         query.inline_of = sname
