@@ -75,6 +75,58 @@ static void test_load_keeps_threads(void) {
     sys_world_free(v);
 }
 
+/* Random changes between steps, the same on a world stepping on 1 thread and on one stepping
+ * on 4: after every step the two hash the same. */
+static void apply_random(sys_world_t *w, uint64_t *seed, ecs_entity_t *ids, uint32_t *n) {
+    for (int k = 0; k < 20; k++) {
+        uint64_t r = check_xorshift(seed);
+        ecs_entity_t e = *n ? ids[r / 16u % *n] : ECS_NULL;
+        switch (r % 8u) {
+        case 0: case 1:
+            if (*n < 4096u)
+                ids[(*n)++] = sys_spawn(w, &(sys_spawn_desc_t){
+                    .position = &(sys_position_t){ (float)(r % 90u), (float)(r / 7u % 20u) },
+                    .velocity = r & 256u ? &(sys_velocity_t){ 1, -1 } : NULL,
+                    .health = r & 512u ? &(sys_health_t){ (int32_t)(r / 3u % 100u), 100 } : NULL,
+                    .lifetime = r & 1024u ? &(sys_lifetime_t){ (int32_t)(r / 5u % 40u) } : NULL,
+                    .gun = r % 64u == 3u ? &(sys_gun_t){ 1, 4 } : NULL,
+                    .light = r & 2048u ? &(sys_light_t){ 0 } : NULL,
+                    .burning = (r & 4096u) != 0 });
+            break;
+        case 2: sys_destroy(w, e); break;
+        case 3: sys_add_frozen(w, e); break;
+        case 4: sys_remove_frozen(w, e); break;
+        case 5: sys_set_target(w, e, (sys_target_t){ *n ? ids[r / 64u % *n] : ECS_NULL }); break;
+        case 6: sys_remove_velocity(w, e); break;
+        default: sys_set_health(w, e, (sys_health_t){ (int32_t)(r % 120u), 100 }); break;
+        }
+    }
+}
+
+static void test_random_changes_between_steps(void) {
+    sys_world_t *one = sys_world_new(), *four = sys_world_new();
+    sys_set_threads(four, 4);
+    ecs_entity_t *ids1 = malloc(4096 * sizeof *ids1), *ids4 = malloc(4096 * sizeof *ids4);
+    uint32_t n1 = 0, n4 = 0;
+    uint64_t seed1 = 12345, seed4 = 12345;
+    for (int step = 0; step < 200; step++) {
+        apply_random(one, &seed1, ids1, &n1);
+        apply_random(four, &seed4, ids4, &n4);
+        sys_step(one, 0.25f);
+        sys_step(four, 0.25f);
+        if (sys_world_hash(one) != sys_world_hash(four)) {
+            fprintf(stderr, "random changes: the worlds differ after step %d\n", step);
+            CHECK(false);
+            break;
+        }
+    }
+    CHECK(sys_count(one) > 100);
+    free(ids1);
+    free(ids4);
+    sys_world_free(one);
+    sys_world_free(four);
+}
+
 static void test_threads_setting(void) {
     sys_world_t *w = sys_world_new();
     CHECK_EQ(sys_threads(w), 1);
@@ -94,6 +146,7 @@ int main(void) {
     test_sync_points();
     test_threads_setting();
     test_load_keeps_threads();
+    test_random_changes_between_steps();
     uint64_t hash1;
     unsigned used;
     atomic_store(&calls_move, 0u);
