@@ -68,8 +68,9 @@ static void by_hand(sb_world_t *w, float dt) {
 
 static void heavy_by_hand(sb_world_t *w, float dt) {
     (void)dt;
-    sb_heavy_view_t v = sb_query_heavy(w);
-    sb_heavy_t s = { v.count, v.entity, dt, w, { v.hp.v }, { v.pos.x, v.pos.y } };
+    sb_fighters_view_t v = sb_query_fighters(w);
+    sb_heavy_t s = { .count = v.count, .entity = v.entity, .dt = dt, .world = w, .hp = { v.hp.v },
+                     .pos = { v.pos.x, v.pos.y } };
     sb_system_heavy(&s);
 }
 

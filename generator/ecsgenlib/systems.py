@@ -357,7 +357,8 @@ class SystemNames:
         self.step = n.fn("step")
         self.set_threads = n.fn("set_threads")
         self.threads = n.fn("threads")
-        self.deferred_type = n.internal("deferred_t")  # the world's command buffer, and each range's
+        self.deferred_tag = n.internal("deferred")  # the world's command buffer's struct, and each range's
+        self.deferred_type = f"struct {self.deferred_tag}"  # (named in the world struct: C only)
         self.state_tag = n.internal("systems")  # the world's systems__: the pool and buffers
         self.buffer_var = n.internal("buffer")  # thread-local: the running range's buffer
         self.running_var = n.internal("running")  # thread-local: the running system (checks)
