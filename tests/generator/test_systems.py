@@ -142,6 +142,18 @@ class SystemsTest(unittest.TestCase):
         self.assertEqual(result.stderr, "shared.json: systems.move.writes[0]: unknown component 'positon' "
                                         "(did you mean 'position'?)\n")
 
+    def test_same_schedule_whatever_the_hash_seed(self):
+        schema = os.path.join(ROOT, "tests", "systems", "systems.json")
+        texts = []
+        for seed in ("1", "2"):
+            out = os.path.join(self.dir, "seed" + seed)
+            env = dict(os.environ, PYTHONHASHSEED=seed)
+            result = subprocess.run([sys.executable, ECSGEN, schema, "--out", out, "--docs", os.path.join(out, "s.md")],
+                                    capture_output=True, text=True, env=env)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            texts.append([open(os.path.join(out, f), encoding="utf-8").read() for f in sorted(os.listdir(out))])
+        self.assertEqual(texts[0], texts[1])
+
     def test_no_systems_no_step(self):
         path = self.write("n.json", {"name": "n", "components": {"position": POS}})
         out = os.path.join(self.dir, "out")
