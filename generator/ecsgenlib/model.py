@@ -6,6 +6,7 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
+from .systems import SystemNames
 from .types import zero_value
 
 
@@ -334,6 +335,7 @@ class Query:
                                    f"{names.fn('defer')}_ calls and apply them after the loop (docs/iteration.md). "
                                    f"The change")
         self.group = None  # the Group it owns through, or None (served non-owning)
+        self.inline_of = None  # the system that declares it inline, or None
 
     @property
     def owned(self):
@@ -481,6 +483,9 @@ class Schema:
         self.queries = []
         self.prefabs = []
         self.groups = []  # outer before inner: entering walks forward, leaving backward
+        self.systems = []  # in declaration order (systems.py; the schedule's order is their index)
+        self.stages, self.apart = [], []  # the schedule (systems.schedule)
+        self.sysn = SystemNames(self.names)
 
     @property
     def world_bytes(self):
@@ -639,4 +644,10 @@ class Schema:
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
-                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values()]
+                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values(),
+                *(self.system_fns.values() if self.systems else ())]
+
+    @property
+    def system_fns(self):
+        """The calls a schema with systems gets (docs/systems.md)."""
+        return {k: self.names.fn(k) for k in ("step", "set_threads", "threads")}
