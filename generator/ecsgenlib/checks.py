@@ -8,7 +8,7 @@ from .model import Component, Field, Prefab, Query, Schema
 from .naming import C_KEYWORDS, C_MACROS, CPP_KEYWORDS
 from .ownership import decide_ownership
 from .systems import build_systems, schedule
-from .types import parse_type, zero_value
+from .types import MAX_COMPONENT_BYTES, parse_type, zero_value
 
 
 def _check_name(errors, file, path, name, what):
@@ -113,6 +113,14 @@ def _build_component(errors, file, names, cname, spec):
         field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
         if field:
             component.fields.append(field)
+    if component.c_size > MAX_COMPONENT_BYTES:
+        what = "singleton" if singleton else "component"
+        errors.append(SchemaError(file, path, f"{what} '{cname}' takes {component.c_size} bytes, more than the "
+                                  f"{MAX_COMPONENT_BYTES >> 20} MiB a component may have: get/set/add pass "
+                                  "components by value on the stack",
+                                  "split it into smaller components, or keep the data outside the world "
+                                  "and store a handle or an index"))
+        ok = False
     return component if ok else None
 
 

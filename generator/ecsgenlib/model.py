@@ -277,6 +277,17 @@ class Component:
         return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
 
     @property
+    def c_size(self):
+        """sizeof the component's struct as C lays it out (LP64): fields in order, each at
+        its alignment, the whole rounded up to the largest (0 for a tag)."""
+        size, align = 0, 1
+        for f in self.fields:
+            field_size, field_align = f.type.c_layout
+            size = -(-size // field_align) * field_align + field_size
+            align = max(align, field_align)
+        return -(-size // align) * align
+
+    @property
     def kind(self):
         return "tag" if self.tag else "singleton" if self.singleton else "data"
 

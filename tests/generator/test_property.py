@@ -115,6 +115,8 @@ class SchemaMaker:
         return "n%d" % len(taken)
 
     def field_type(self):
+        """At most 1000 bytes a field and 5 fields: far under the 1 MiB a component may take (a
+        mutant's f64[65535] fields may pass it, and must then be refused cleanly)."""
         rng = self.rng
         roll = rng.random()
         if roll < 0.45:
