@@ -271,8 +271,8 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     v.changes__ = w->checks__.changes;
 #endif
     v.row__.position = sc->in_place ? NULL : sc->position;
-    v.position.x = w->components.position.x;
-    v.position.y = w->components.position.y;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
     return v;
 }
 

@@ -106,8 +106,12 @@ typedef struct game_clock {
 
 /* Tags (membership only, no data): player asteroid bullet frozen. */
 
-/* ---- Defaults: the schema's values, as compound literals ----------------------------- */
+/* ---- Defaults: the schema's values --------------------------------------------------- */
+/* <NAME>_<C>_DEFAULT is a value (`game_<c>_t v = <NAME>_<C>_DEFAULT;`) and has an address
+ * (`.<c> = &<NAME>_<C>_DEFAULT` in a spawn desc). In C a compound literal (at file scope also a
+ * constant initializer); in C++, where a temporary has no address, a constant object. */
 
+#ifndef __cplusplus
 #define GAME_POSITION_DEFAULT ((game_position_t){ .x = 0.0f, .y = 0.0f })
 #define GAME_VELOCITY_DEFAULT ((game_velocity_t){ .x = 0.0f, .y = 0.0f })
 #define GAME_HEALTH_DEFAULT ((game_health_t){ .current = 0, .max = 100 })
@@ -118,6 +122,28 @@ typedef struct game_clock {
 #define GAME_LIFETIME_DEFAULT ((game_lifetime_t){ .seconds = 2.0f })
 #define GAME_RADIUS_DEFAULT ((game_radius_t){ .metres = 1.0f })
 #define GAME_CLOCK_DEFAULT ((game_clock_t){ .frame = UINT64_C(0), .dt = 0.016666668f })
+#else
+static constexpr game_position_t game__position_default = { .x = 0.0f, .y = 0.0f };
+#define GAME_POSITION_DEFAULT game__position_default
+static constexpr game_velocity_t game__velocity_default = { .x = 0.0f, .y = 0.0f };
+#define GAME_VELOCITY_DEFAULT game__velocity_default
+static constexpr game_health_t game__health_default = { .current = 0, .max = 100 };
+#define GAME_HEALTH_DEFAULT game__health_default
+static constexpr game_name_t game__name_default = { .value = "" };
+#define GAME_NAME_DEFAULT game__name_default
+static constexpr game_target_t game__target_default = { .entity = ECS_NULL };
+#define GAME_TARGET_DEFAULT game__target_default
+static constexpr game_cargo_t game__cargo_default = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
+#define GAME_CARGO_DEFAULT game__cargo_default
+static constexpr game_mood_t game__mood_default = { .state = GAME_MOOD_STATE_IDLE };
+#define GAME_MOOD_DEFAULT game__mood_default
+static constexpr game_lifetime_t game__lifetime_default = { .seconds = 2.0f };
+#define GAME_LIFETIME_DEFAULT game__lifetime_default
+static constexpr game_radius_t game__radius_default = { .metres = 1.0f };
+#define GAME_RADIUS_DEFAULT game__radius_default
+static constexpr game_clock_t game__clock_default = { .frame = UINT64_C(0), .dt = 0.016666668f };
+#define GAME_CLOCK_DEFAULT game__clock_default
+#endif
 
 /* ---- Pools and the world ----------------------------------------------------------- */
 /* A pool holds one array per field (structure of arrays): the value of field x for the
@@ -1776,20 +1802,26 @@ static inline bool game__step(game_iter_t *it) {
 #define GAME_EACH_EXPIRING(w, it) GAME_EACH(w, it, lifetime)
 
 /* ---- Query views ------------------------------------------------------------------- */
-/* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
- * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+/* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and
+ * <NAME>_<Q>_FIELD(v, c, f, i): field f of component c of match i, an lvalue. One loop form
+ * for every query, owned or not, whatever the storage:
  *     game_movement_view_t v = game_query_movement(w);
  *     for (size_t i = 0; i < v.count; i++)
- *         use(v.position.x[GAME_MOVEMENT_ROW(v, position, i)]);
- * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
- * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
- * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
- * by the next call while none of the query's components gained or lost members or moved
- * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
- * (the loop then branches once, outside, and vectorises). Either way the view holds while
+ *         use(GAME_MOVEMENT_FIELD(v, position, x, i));
+ * A component not in the query's `all` or a misspelt field does not compile; i is the match,
+ * never a row, so no pool's row can reach another pool. For an owned query (<Q>_OWNED 1) the
+ * matches sit packed at rows 0..count-1 of every pool in `all` and FIELD is v.<c>.<f>[i]: the
+ * loop runs over plain arrays and vectorises; the rows are independent, so
+ * `#pragma omp parallel for` splits the loop across cores. A non-owned query's view lists its
+ * matches (built by the call, O(smallest pool), and reused by the next call while none of the
+ * query's components gained or lost members or moved rows); FIELD looks the row up, or uses i
+ * when every match's row is its place in the list (the loop then branches once, outside, and
+ * vectorises). A non-owned view has no member v.<c>: v.<c>.<f>[i], right only while the query
+ * owns its pools, stops compiling when a schema edit takes the ownership away, and FIELD
+ * keeps its meaning. Either way the view holds while
  * the loop only changes values and spawns entities without components: any other spawn,
- * destroy, add, remove, or set that adds a component, invalidates it. Record those with the game_defer_ calls and apply them
+ * destroy, add, remove, or set that adds a component, invalidates it (with GAME_CHECKS on,
+ * FIELD then stops the program). Record those with the game_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement, expiring. Not owned: none. */
@@ -1810,7 +1842,7 @@ typedef struct game_movement_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_MOVEMENT_FIELD(v, c, f, i) ((v).c.f[(GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -1838,7 +1870,7 @@ typedef struct game_expiring_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_EXPIRING_FIELD(v, c, f, i) ((v).c.f[(GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);

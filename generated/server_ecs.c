@@ -322,8 +322,8 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     v.changes__ = w->checks__.changes;
 #endif
     v.row__.position = sc->in_place ? NULL : sc->position;
-    v.position.x = w->components.position.x;
-    v.position.y = w->components.position.y;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
     return v;
 }
 

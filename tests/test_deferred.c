@@ -246,8 +246,8 @@ static void loop_view_move(views_world_t *a, views_world_t *b) {
     for (size_t i = 0; i < v.count; i++) {
         visit(v.entity[i]);
         views_position_t p = views_get_position(a, v.entity[i]);
-        CHECK(v.position.x[VIEWS_MOVE_ROW(v, position, i)] == p.x);
-        CHECK(v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] == views_get_velocity(a, v.entity[i]).y);
+        CHECK(VIEWS_MOVE_FIELD(v, position, x, i) == p.x);
+        CHECK(VIEWS_MOVE_FIELD(v, velocity, y, i) == views_get_velocity(a, v.entity[i]).y);
         maybe_defer(a, b);
     }
     all_visited();
@@ -258,8 +258,8 @@ static void loop_view_draw(views_world_t *a, views_world_t *b) {
     views_draw_view_t v = views_query_draw(a);
     for (size_t i = 0; i < v.count; i++) {
         visit(v.entity[i]);
-        CHECK(!strcmp(v.sprite.name[VIEWS_DRAW_ROW(v, sprite, i)], views_get_sprite(a, v.entity[i]).name));
-        CHECK(v.position.y[VIEWS_DRAW_ROW(v, position, i)] == views_get_position(a, v.entity[i]).y);
+        CHECK(!strcmp(VIEWS_DRAW_FIELD(v, sprite, name, i), views_get_sprite(a, v.entity[i]).name));
+        CHECK(VIEWS_DRAW_FIELD(v, position, y, i) == views_get_position(a, v.entity[i]).y);
         maybe_defer(a, b);
     }
     all_visited();

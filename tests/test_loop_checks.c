@@ -44,7 +44,7 @@ static void run_case(int which) {
     case 2: { /* spawn with components inside a view loop (owned query) */
         views_move_view_t v = views_query_move(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.position.x[VIEWS_MOVE_ROW(v, position, i)] += 1;
+            VIEWS_MOVE_FIELD(v, position, x, i) += 1;
             views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
         }
         break;
@@ -52,7 +52,7 @@ static void run_case(int which) {
     case 3: { /* destroy inside a view loop (non-owned query) */
         views_draw_view_t v = views_query_draw(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.sprite.frames[VIEWS_DRAW_ROW(v, sprite, i)][0] = 1;
+            VIEWS_DRAW_FIELD(v, sprite, frames, i)[0] = 1;
             views_destroy(w, v.entity[i]);
         }
         break;
@@ -86,7 +86,7 @@ static void run_case(int which) {
     case 12: { /* value changes and component-less spawns in a view loop, then defer */
         views_move_view_t v = views_query_move(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] = 2;
+            VIEWS_MOVE_FIELD(v, velocity, y, i) = 2;
             views_spawn(w, NULL);
             views_defer_destroy(w, v.entity[i]);
         }
@@ -107,7 +107,7 @@ static void run_case(int which) {
         views_move_view_t v = views_query_move(w);
         views_destroy(w, v.entity[0]);
         v = views_query_move(w);
-        for (size_t i = 0; i < v.count; i++) v.position.y[VIEWS_MOVE_ROW(v, position, i)] = 1;
+        for (size_t i = 0; i < v.count; i++) VIEWS_MOVE_FIELD(v, position, y, i) = 1;
         break;
     }
     }

@@ -150,6 +150,7 @@ class Component:
         self.ref_type = names.type(name, "ref") if not (tag or singleton) else None
         self.pool_type = names.type(name, "pool") if not singleton else None
         self.default_macro = names.macro(name, "DEFAULT") if not tag else None
+        self.default_object = names.internal(name, "default") if not tag else None  # what the macro names
         self.has_fn = names.fn("has", name)
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
@@ -300,14 +301,10 @@ class Component:
         parts = [f".{f.name} = {f.literal(values.get(f.name, f.default))}" for f in self.fields]
         return "{ " + ", ".join(parts) + " }"
 
-    @property
-    def c_default(self):
-        return f"(({self.type}){self.initializer({})})"
-
     def generated_names(self):
         """Every file-scope C name this component produces (checked for clashes): the stem
         (`world`, `spawn` or `count` would clash), its types and macro, and its functions."""
-        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro]
+        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro, self.default_object]
         return [self.names.fn(self.name), *(t for t in types if t), *self.functions()]
 
 
@@ -326,7 +323,7 @@ class Query:
         self.view_tag = names.fn(name, "view")
         self.query_fn = names.fn("query", name)
         self.owned_macro = names.macro(name, "OWNED")
-        self.row_macro = names.macro(name, "ROW")
+        self.field_macro = names.macro(name, "FIELD")  # match i's field f of component c: FIELD(v, c, f, i)
         self.scratch_type = names.internal(name, "scratch_t")  # a non-owned view's match list
         self.scratch_fit_fn = names.internal(name, "scratch", "fit")
         self.check_text = c_string(f"{self.query_fn}(): its view was used after a structural change; inside a view "
@@ -363,7 +360,7 @@ class Query:
 
     def generated_names(self):
         return [self.each_macro, self.view_type, self.view_tag, self.query_fn, self.owned_macro,
-                self.row_macro]
+                self.field_macro]
 
 
 class Prefab:

@@ -744,32 +744,30 @@ static void view_both(kit_world_t *w, int which, bool change) {
     switch (which) {
     case 0:
         VIEW_LOOP(Q_VISIBLE, visible, {
-            size_t row = KIT_VISIBLE_ROW(v, pos, n);
-            MCHECK(memcmp(&v.pos.x[row], &m->pos.x, sizeof m->pos.x) == 0 && memcmp(&v.pos.y[row], &m->pos.y, sizeof m->pos.y) == 0);
-            if (change && !below(4)) v.pos.y[row] = m->pos.y = (double)below(1000);
+            MCHECK(memcmp(&KIT_VISIBLE_FIELD(v, pos, x, n), &m->pos.x, sizeof m->pos.x) == 0 &&
+                   memcmp(&KIT_VISIBLE_FIELD(v, pos, y, n), &m->pos.y, sizeof m->pos.y) == 0);
+            if (change && !below(4)) KIT_VISIBLE_FIELD(v, pos, y, n) = m->pos.y = (double)below(1000);
         });
         break;
     case 1:
         VIEW_LOOP(Q_MOVING, moving, {
-            size_t row = KIT_MOVING_ROW(v, pos, n), vrow = KIT_MOVING_ROW(v, vel, n);
-            MCHECK(memcmp(&v.pos.x[row], &m->pos.x, sizeof m->pos.x) == 0 && v.vel.dx[vrow] == m->vel.dx &&
-                   v.vel.dy[vrow] == m->vel.dy);
-            if (change && !below(4)) v.pos.x[row] = m->pos.x = m->pos.x + v.vel.dx[vrow];
+            MCHECK(memcmp(&KIT_MOVING_FIELD(v, pos, x, n), &m->pos.x, sizeof m->pos.x) == 0 &&
+                   KIT_MOVING_FIELD(v, vel, dx, n) == m->vel.dx && KIT_MOVING_FIELD(v, vel, dy, n) == m->vel.dy);
+            if (change && !below(4)) KIT_MOVING_FIELD(v, pos, x, n) = m->pos.x = m->pos.x + KIT_MOVING_FIELD(v, vel, dx, n);
         });
         break;
     case 2:
         VIEW_LOOP(Q_LINKED, linked, {
-            size_t row = KIT_LINKED_ROW(v, link, n);
-            MCHECK(v.link.other[row] == m->link.other);
-            if (change && !below(4)) v.link.other[row] = m->link.other = random_ref();
+            MCHECK(KIT_LINKED_FIELD(v, link, other, n) == m->link.other);
+            if (change && !below(4)) KIT_LINKED_FIELD(v, link, other, n) = m->link.other = random_ref();
         });
         break;
     default:
         VIEW_LOOP(Q_LABELLED, labelled, {
-            size_t row = KIT_LABELLED_ROW(v, label, n);
-            MCHECK(memcmp(v.label.text[row], m->label.text, sizeof m->label.text) == 0 &&
-                   memcmp(v.label.blank[row], m->label.blank, sizeof m->label.blank) == 0);
-            if (change && !below(4)) random_text(v.label.blank[row], 4), memcpy(m->label.blank, v.label.blank[row], 4);
+            MCHECK(memcmp(KIT_LABELLED_FIELD(v, label, text, n), m->label.text, sizeof m->label.text) == 0 &&
+                   memcmp(KIT_LABELLED_FIELD(v, label, blank, n), m->label.blank, sizeof m->label.blank) == 0);
+            if (change && !below(4))
+                random_text(KIT_LABELLED_FIELD(v, label, blank, n), 4), memcpy(m->label.blank, KIT_LABELLED_FIELD(v, label, blank, n), 4);
         });
         break;
     }

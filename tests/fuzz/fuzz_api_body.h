@@ -222,7 +222,7 @@ static int F(model_matches)(int q) {
     return n;
 }
 
-/* Each view lists exactly the model's matches, once each, with their values at ROW. */
+/* Each view lists exactly the model's matches, once each, with their values through FIELD. */
 static void F(check_views)(F(world_t) *w) {
     /* A non-owned view (a query over slot components) is empty when its list cannot grow:
      * allowed only under a fault. */
@@ -235,7 +235,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(mv.entity[i]);
         EXPECT(x && F(match)(Q_MOVE, x->has), "move view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "move view lists an entity twice");
-        EXPECT(same_f32(mv.pos.x[U(MOVE_ROW)(mv, pos, i)], x->pos.x) && same_f64(mv.vel.x[U(MOVE_ROW)(mv, vel, i)], x->vel.x),
+        EXPECT(same_f32(U(MOVE_FIELD)(mv, pos, x, i), x->pos.x) && same_f64(U(MOVE_FIELD)(mv, vel, x, i), x->vel.x),
                "move view values");
     }
     fault_mark();
@@ -247,8 +247,8 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(fv.entity[i]);
         EXPECT(x && F(match)(Q_FAST, x->has), "fast view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "fast view lists an entity twice");
-        EXPECT(same_f32(fv.pos.y[U(FAST_ROW)(fv, pos, i)], x->pos.y) && fv.kinds.i64[U(FAST_ROW)(fv, kinds, i)] == x->kinds.i64 &&
-               fv.kinds.ids[U(FAST_ROW)(fv, kinds, i)][1] == x->kinds.ids[1],
+        EXPECT(same_f32(U(FAST_FIELD)(fv, pos, y, i), x->pos.y) && U(FAST_FIELD)(fv, kinds, i64, i) == x->kinds.i64 &&
+               U(FAST_FIELD)(fv, kinds, ids, i)[1] == x->kinds.ids[1],
                "fast view values");
     }
     fault_mark();
@@ -259,7 +259,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(tv.entity[i]);
         EXPECT(x && F(match)(Q_TAGGED, x->has), "tagged view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "tagged view lists an entity twice");
-        EXPECT(same_f32(tv.pos.x[U(TAGGED_ROW)(tv, pos, i)], x->pos.x), "tagged view values");
+        EXPECT(same_f32(U(TAGGED_FIELD)(tv, pos, x, i), x->pos.x), "tagged view values");
     }
     /* built owns its pools: its entity array is pos's dense side (64-bit ids), rows 0..count-1 */
     F(built_view_t) bv = F(query_built)(w);
@@ -269,7 +269,8 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(bv.entity[i]);
         EXPECT(x && F(match)(Q_BUILT, x->has), "built view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "built view lists an entity twice");
-        EXPECT(U(BUILT_ROW)(bv, pos, i) == i && same_f32(bv.pos.x[i], x->pos.x) && bv.kinds.u16[i] == x->kinds.u16,
+        EXPECT(&U(BUILT_FIELD)(bv, pos, x, i) == &w->components.pos.x[i] && same_f32(U(BUILT_FIELD)(bv, pos, x, i), x->pos.x) &&
+               U(BUILT_FIELD)(bv, kinds, u16, i) == x->kinds.u16,
                "built view values");
     }
 }
@@ -675,7 +676,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.pos.x[U(MOVE_ROW)(v, pos, i)] += 1.0f;
+            U(MOVE_FIELD)(v, pos, x, i) += 1.0f;
             x->pos.x += 1.0f;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
         }
@@ -684,7 +685,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.kinds.u32[U(FAST_ROW)(v, kinds, i)] ^= 0x5au;
+            U(FAST_FIELD)(v, kinds, u32, i) ^= 0x5au;
             x->kinds.u32 ^= 0x5au;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
         }
@@ -693,7 +694,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.pos.y[U(TAGGED_ROW)(v, pos, i)] = 3.0f;
+            U(TAGGED_FIELD)(v, pos, y, i) = 3.0f;
             x->pos.y = 3.0f;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
             if (rd_u8(r) % 8 == 0 && F(room)()) {
