@@ -400,7 +400,7 @@ static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -504,7 +504,7 @@ static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -608,7 +608,7 @@ static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -700,7 +700,7 @@ static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -784,7 +784,7 @@ static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -836,7 +836,7 @@ static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -894,7 +894,7 @@ static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);

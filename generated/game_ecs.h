@@ -492,7 +492,7 @@ static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
-    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_position of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -596,7 +596,7 @@ static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
-    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -700,7 +700,7 @@ static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
-    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_health of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -792,7 +792,7 @@ static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
-    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_name of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -881,7 +881,7 @@ static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
-    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_target of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -971,7 +971,7 @@ static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const voi
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
-    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -1063,7 +1063,7 @@ static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
-    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_mood of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
@@ -1152,7 +1152,7 @@ static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
@@ -1252,7 +1252,7 @@ static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
-    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_radius of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
@@ -1336,7 +1336,7 @@ static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
-    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_player of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
@@ -1388,7 +1388,7 @@ static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
-    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
@@ -1440,7 +1440,7 @@ static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
-    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
@@ -1492,7 +1492,7 @@ static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
-    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);

@@ -413,7 +413,7 @@ static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
-    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_position of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -517,7 +517,7 @@ static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
-    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -621,7 +621,7 @@ static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
-    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_health of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -713,7 +713,7 @@ static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
-    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_name of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -797,7 +797,7 @@ static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
-    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_player of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -854,7 +854,7 @@ static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
-    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_target of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -944,7 +944,7 @@ static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
-    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
@@ -1031,7 +1031,7 @@ static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
-    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);

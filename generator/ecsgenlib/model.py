@@ -157,10 +157,10 @@ class Component:
         self.set_fn = names.fn("set", name)
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
-        self.erase_check_text = c_string(
-            f"{self.remove_fn} or {names.fn('destroy')} of an entity other than it.id inside a macro loop "
-            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} or "
-            f"{names.fn('defer', 'destroy')} and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
+        self.erase_check_text = c_string(  # destroy checks before it erases, with its own message
+            f"{self.remove_fn} of an entity other than it.id inside a macro loop "
+            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} "
+            f"and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
@@ -437,6 +437,7 @@ class Schema:
         self.check_erase_macro = self.upper_internal("CHECK_ERASE")
         self.check_no_loop_macro = self.upper_internal("CHECK_NO_LOOP")
         self.check_view_macro = self.upper_internal("CHECK_VIEW")
+        self.check_deferred_fn = self.names.internal("check", "deferred")  # changes left unapplied
         self.loop_scope_macro = self.upper_internal("LOOP_SCOPE")
         self.loop_outer_macro = self.upper_internal("LOOP_OUTER")
         self.loop_at_macro = self.upper_internal("LOOP_AT")
