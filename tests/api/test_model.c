@@ -881,25 +881,32 @@ static char *corrupt(const char *good, uint32_t kind) {
 
 /* world_to_json -> world_from_json into the same world -> world_to_json is byte-identical and
  * the world still agrees with the model; a corrupted document is refused and changes nothing
- * (the world saves the same text, the deferred changes still wait). */
+ * (the world hashes the same, the deferred changes still wait). A save with changes waiting
+ * stops a debug build (docs/iteration.md): those waiting are applied before the save, and
+ * new ones recorded after it, for the loads to keep or drop. */
 static void round_trip(kit_world_t *w) {
+    if (pending_count) apply_both(w);
     char *first = kit_world_to_json(w);
     if (!MCHECK(first != NULL)) return;
+    uint64_t hash = kit_world_hash(w);
+    for (uint32_t k = below(3); k > 0; k--) {
+        cmd_t c = random_cmd(random_target(), true);
+        defer_both(w, &c);
+    }
     ecs_error_t err = { 0 };
     char *bad = corrupt(first, below(8));
     if (bad) {
         size_t waiting = kit_deferred_count(w);
         MCHECK(!kit_world_from_json(w, bad, &err) && err.message[0] != '\0');
-        char *same = kit_world_to_json(w);
-        MCHECK(same && strcmp(same, first) == 0);
+        MCHECK(kit_world_hash(w) == hash);
         MCHECK(kit_deferred_count(w) == waiting);
-        free(same);
         free(bad);
         stats.refused++;
     }
     bool ok = kit_world_from_json(w, first, &err);
     if (!MCHECK(ok) && !quiet) fprintf(stderr, "test_model: load: %s\n", err.message);
     if (ok) model_after_load();
+    else if (pending_count) apply_both(w);
     char *second = kit_world_to_json(w);
     MCHECK(second && strcmp(first, second) == 0);
     free(first);
@@ -1035,6 +1042,7 @@ static long long run(long long ops, double seconds, bool periodic) {
     }
     long long made = op_index;
     if (failed_op < 0) check_all(w); /* (op_index: the last operation's count) */
+    (void)kit_apply_deferred(w); /* changes left waiting would stop world_free in a debug build */
     kit_world_free(w);
     return made;
 }

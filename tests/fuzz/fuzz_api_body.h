@@ -408,10 +408,11 @@ static bool F(op_component)(F(world_t) *w, rd_t *r, ecs_entity_t e, int c, int h
 }
 
 /* Records a deferred change, or tries to: the model checks the result. */
-static void F(op_defer)(F(world_t) *w, rd_t *r) {
+/* Records change `what`: 0-3 add, 4-6 set, 7-10 remove (component what % 4 ...), 11 destroy,
+ * 12 spawn (the only one that changes the world now). */
+static void F(defer_one)(F(world_t) *w, rd_t *r, uint8_t what) {
     F(mcmd_t) c;
     memset(&c, 0, sizeof c);
-    uint8_t what = rd_u8(r) % 13; /* 0-3 add, 4-6 set, 7-10 remove (component what % 4 ...), 11 destroy, 12 spawn */
     if (what == 12) { /* defer_spawn */
         if ((!FIXED && !F(room)()) || F(m).ncmd + 4 > MAX_CMDS) return;
         F(spawn_desc_t) d;
@@ -483,6 +484,10 @@ static void F(op_defer)(F(world_t) *w, rd_t *r) {
     if (!got) return;
     F(m).cmd[F(m).ncmd++] = c;
     F(m).nvals += value;
+}
+
+static void F(op_defer)(F(world_t) *w, rd_t *r) {
+    F(defer_one)(w, r, rd_u8(r) % 13);
 }
 
 /* The model's side of one applied command: as the immediate call. */
@@ -711,6 +716,10 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
 /* ---- JSON ----------------------------------------------------------------------------- */
 
 static void F(op_json)(F(world_t) *w, rd_t *r) {
+    /* A save with changes waiting stops a debug build (docs/iteration.md): apply them first
+     * (no save while a fault keeps some); the reload below drops changes recorded after it. */
+    if (F(m).ncmd) F(op_apply)(w);
+    if (F(m).ncmd) return;
     fault_mark();
     char *first = F(world_to_json)(w);
     if (!first) {
@@ -733,6 +742,7 @@ static void F(op_json)(F(world_t) *w, rd_t *r) {
         F(world_free)(again);
     }
     if (rd_u8(r) & 1) { /* load it into the world itself: same contents, the buffer discarded */
+        for (int k = rd_u8(r) % 3; k > 0; k--) F(defer_one)(w, r, rd_u8(r) % 12); /* no spawn: the world stays the document's */
         fault_mark();
         if (F(world_from_json)(w, first, &err)) {
             F(m).ncmd = F(m).nvals = 0;
