@@ -1417,7 +1417,8 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
  * it wait for the next call. Call it after the loop, never inside one. */
 bool editor_apply_deferred(editor_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at editor_world_free, missing from a
+ * save (with EDITOR_CHECKS on, either stops the program while this is not 0). */
 static inline size_t editor_deferred_count(const editor_world_t *w) {
     return w->deferred.count;
 }

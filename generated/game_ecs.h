@@ -2135,7 +2135,8 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc);
  * it wait for the next call. Call it after the loop, never inside one. */
 bool game_apply_deferred(game_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at game_world_free, missing from a
+ * save (with GAME_CHECKS on, either stops the program while this is not 0). */
 static inline size_t game_deferred_count(const game_world_t *w) {
     return w->deferred.count;
 }

@@ -1545,7 +1545,8 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
  * it wait for the next call. Call it after the loop, never inside one. */
 bool server_apply_deferred(server_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at server_world_free, missing from a
+ * save (with SERVER_CHECKS on, either stops the program while this is not 0). */
 static inline size_t server_deferred_count(const server_world_t *w) {
     return w->deferred.count;
 }
