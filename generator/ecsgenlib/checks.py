@@ -158,7 +158,7 @@ def _build_field(errors, file, component, fname, fspec, path):
             default = field_type.check_default(fspec["default"])
         except ValueError as e:
             errors.append(SchemaError(file, f"{path}.default{getattr(e, 'where', '')}", str(e)))
-            return None
+            default = zero_value(field_type)  # the field still exists: a prefab may set it
     else:
         default = zero_value(field_type)
     if not ok:

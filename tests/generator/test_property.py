@@ -311,7 +311,7 @@ def c_name_clashes(doc):
     for qname in doc.get("queries", {}):
         claim(f"{up}_EACH_{qname.upper()}", "q." + qname)
         claim(f"{up}_{qname.upper()}_OWNED", "q." + qname)
-        claim(f"{up}_{qname.upper()}_ROW", "q." + qname)
+        claim(f"{up}_{qname.upper()}_FIELD", "q." + qname)
         claim(f"{p}_query_{qname}", "q." + qname)
         claim(f"{p}_{qname}_view_t", "q." + qname)
     for pname in doc.get("prefabs", {}):
