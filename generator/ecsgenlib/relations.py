@@ -46,4 +46,4 @@ class SchemaRelations:
         self.destroy_one_fn = n.internal("destroy", "one")
         self.destroy_tree_fn = n.internal("destroy", "tree")
         self.verify_fn = n.internal("relations", "verify")  # tests: the index agrees with the targets
-        self.json_check_fn = n.internal("json", "relation", "check")
+        self.refused_fn = n.internal("relation", "refused")  # why a value of a relation is refused
