@@ -542,6 +542,11 @@ class Schema:
         return [c for c in self.pooled if c.relation]
 
     @property
+    def cascade_relations(self):
+        """Those whose targets' destruction destroys their sources: acyclic all together."""
+        return [c for c in self.relations if c.relation.cascade]
+
+    @property
     def slotted(self):
         """The components with slot storage, in schema order: bit k of an entity's mask is the k-th's."""
         return [c for c in self.pooled if c.slot]

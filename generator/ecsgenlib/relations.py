@@ -42,6 +42,7 @@ class SchemaRelations:
         self.link_fn = n.internal("rel", "link")
         self.unlink_fn = n.internal("rel", "unlink")
         self.has_sources_fn = n.internal("rel", "has", "sources")
+        self.reaches_fn = n.internal("rel", "reaches")  # up through every cascade relation
         self.drop_sources_fn = n.internal("rel", "drop", "sources")
         self.destroy_one_fn = n.internal("destroy", "one")
         self.destroy_tree_fn = n.internal("destroy", "tree")

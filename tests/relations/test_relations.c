@@ -345,15 +345,26 @@ static void test_prefabs(void) {
     rel_world_free(w);
 }
 
-/* child_of and docked_at both cascade: a cycle through both relations (each acyclic alone)
- * still ends: the destroy cuts it. */
+/* child_of and docked_at both cascade: together they stay acyclic (a destroy follows
+ * both), in calls and in documents; owned_by (clear) may point back. */
 static void test_cycle_across_relations(void) {
     rel_world_t *w = rel_world_new();
-    ecs_entity_t a = rel_spawn(w, NULL), b = child(w, a);
-    CHECK(rel_add_docked_at(w, a, (rel_docked_at_t){ b }));
-    CHECK(rel_destroy(w, a));
-    CHECK(!rel_alive(w, a));
+    ecs_entity_t a = rel_spawn(w, NULL), b = child(w, a), c = child(w, b);
+    CHECK(!rel_add_docked_at(w, a, (rel_docked_at_t){ c }));
+    CHECK(!rel_add_docked_at(w, a, (rel_docked_at_t){ b }));
+    ecs_entity_t d = rel_spawn(w, NULL);
+    CHECK(rel_add_docked_at(w, a, (rel_docked_at_t){ d }));
+    CHECK(!rel_set_child_of(w, d, (rel_child_of_t){ c }));
+    CHECK(rel_add_owned_by(w, a, (rel_owned_by_t){ c }));
+    CHECK(rel_destroy(w, d));
+    CHECK_EQ(rel_count(w), 0);
     CHECK(rel__relations_verify(w));
+    ecs_error_t err;
+    static const char doc[] = "{ \"schema\": \"rel\", \"version\": 1, \"entities\": ["
+                              "{ \"id\": \"0v0\", \"docked_at\": { \"target\": \"1v0\" } },"
+                              "{ \"id\": \"1v0\", \"child_of\": { \"target\": \"0v0\" } } ] }";
+    CHECK(!rel_world_from_json(w, doc, &err));
+    CHECK(strstr(err.message, "entities[1].child_of.target: the relation makes a cycle") != NULL);
     rel_world_free(w);
 }
 
