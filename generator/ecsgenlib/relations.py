@@ -21,6 +21,9 @@ class Relation:
         self.df_begin_fn = n.internal(r, "df", "begin")
         self.df_next_fn = n.internal(r, "df", "next")
         self.df_root_fn = n.internal(r, "df", "root")
+        self.df_walk_fn = n.internal(r, "df", "walk")  # the links' pre-order, one step
+        self.df_step_fn = n.internal(r, "df", "step")
+        self.df_build_fn = n.internal(r, "df", "build")  # the cached order, made when stale
         self.check_fn = n.internal(r, "check")  # why a target is refused (0: it is not)
         self.admit_fn = n.internal(r, "admit")  # the check, and room in the index
         self.retarget_fn = n.internal(r, "retarget")  # set of an existing row: moves e
