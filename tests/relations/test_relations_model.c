@@ -9,7 +9,9 @@
  * entity's relations, count_<r>_of and EACH_<R>_OF against the model's sources, the
  * depth-first walk's order, and the reverse index against the targets (rel__relations_verify).
  *     test_relations_model [--seed N] [--ops N] [--check-every N]
- * On a divergence it prints the seed and the operation number and exits 1. */
+ * On a divergence it prints the seed and the operation number and exits 1. With
+ * RELATIONS_FUZZ defined, tests/fuzz/fuzz_relations.c includes it: the operations' choices
+ * come from the fuzzer's input instead of the seed, and a divergence aborts. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +54,16 @@ static rel_world_t *w;
 static unsigned long long stats[16];
 enum { S_REFUSED, S_CASCADED, S_CLEARED, S_LOADS, S_REFUSED_LOADS, S_APPLIED, S_DEEPEST };
 
+#ifdef RELATIONS_FUZZ
+static const unsigned char *fuzz_at, *fuzz_end;
+#endif
+
 static uint64_t next(void) {
+#ifdef RELATIONS_FUZZ
+    uint64_t v = 0;
+    for (int k = 0; k < 4 && fuzz_at < fuzz_end; k++) v = v << 8 | *fuzz_at++;
+    return v;
+#endif
     uint64_t x = rng;
     x ^= x << 13;
     x ^= x >> 7;
@@ -64,6 +75,9 @@ static uint32_t below(uint32_t n) { return (uint32_t)(next() % n); }
 static void fail(const char *what, ecs_entity_t e) {
     fprintf(stderr, "test_relations_model: seed %" PRIu64 ", operation %lld: %s (entity %" PRIu32 "v%" PRIu32 ")\n",
             opt_seed, op_number, what, ecs_entity_index(e), ecs_entity_generation(e));
+#ifdef RELATIONS_FUZZ
+    abort();
+#endif
     exit(1);
 }
 #define MCHECK(cond, e) do { if (!(cond)) fail(#cond, (e)); } while (0)
@@ -463,6 +477,24 @@ static void step(void) {
     }
 }
 
+#ifdef RELATIONS_FUZZ
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
+    memset(model, 0, sizeof model);
+    live_count = stale_count = pending_count = 0;
+    fuzz_at = data, fuzz_end = data + size;
+    w = rel_world_new();
+    if (!w) return 0;
+    for (op_number = 0; fuzz_at < fuzz_end && op_number < 2000; op_number++) {
+        step();
+        if (op_number % 16 == 15) compare_all();
+    }
+    op_apply();
+    compare_all();
+    rel_world_free(w);
+    return 0;
+}
+#else
 int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--seed")) opt_seed = strtoull(argv[i + 1], NULL, 10);
@@ -499,3 +531,4 @@ int main(int argc, char **argv) {
            stats[S_CLEARED], stats[S_DEEPEST], stats[S_APPLIED], stats[S_LOADS], stats[S_REFUSED_LOADS]);
     return 0;
 }
+#endif
