@@ -6,12 +6,13 @@
  * table shows the median of several runs of each and the median of their per-run ratios
  * (the two run alternately). Absolute times drift on a shared machine; the ratios less.
  *
- *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]
+ *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|relation] [--workload TEXT]
  *
  * --quick: N = 10k and one run, to prove every workload works (under 10 s even in debug
  * and sanitizer builds); --json: the results as a JSON array instead of a table; --n,
  * --components and --storage: only that N, only those schemas; --workload: only workloads whose name
- * contains TEXT. */
+ * contains TEXT. --storage relation: only the relations table (bench/relations.h, on
+ * bench/benchrel.json: 5 components, one of them the relation). */
 #define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +259,8 @@ static double base_memory_n(size_t n) {
 #undef W
 #undef SLOT_STORAGE
 
+#include "relations.h"
+
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
@@ -270,6 +273,7 @@ static const struct {
     { 32, "slot", w32slot_workloads, COUNT(w32slot_workloads) },
     { 128, "sparse", w128_workloads, COUNT(w128_workloads) },
     { 512, "sparse", w512_workloads, COUNT(w512_workloads) },
+    { 5, "relation", rel_workloads, COUNT(rel_workloads) }, /* bench/benchrel.json */
 };
 
 static int compare_doubles(const void *a, const void *b) {
@@ -354,9 +358,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--components") && (!strcmp(value, "32") || !strcmp(value, "128") || !strcmp(value, "512")))
             only_components = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workload") && *value) only_workload = argv[++i];
-        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot"))) only_storage = argv[++i];
+        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot") || !strcmp(value, "relation"))) only_storage = argv[++i];
         else {
-            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]\n", MAX_RUNS);
+            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot|relation] [--workload TEXT]\n", MAX_RUNS);
             return 2;
         }
     }

@@ -443,16 +443,17 @@ typedef struct {
     void (*removing)(editor_world_t *w, ecs_entity_t e);
     void (*removed)(editor_world_t *w, ecs_entity_t e);
     size_t hooks;
+    bool (*retarget)(editor_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
 } editor__pool_ops_t;
 
 static const editor__pool_ops_t editor__pool_ops[] = {
-    { editor__position_insert, editor__position_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position) },
-    { editor__velocity_insert, editor__velocity_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity) },
-    { editor__health_insert, editor__health_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health) },
-    { editor__name_insert, editor__name_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name) },
-    { editor__player_insert, editor__player_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player) },
-    { editor__selected_insert, editor__selected_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected) },
-    { editor__gizmo_insert, editor__gizmo_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo) },
+    { editor__position_insert, editor__position_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position), NULL },
+    { editor__velocity_insert, editor__velocity_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity), NULL },
+    { editor__health_insert, editor__health_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health), NULL },
+    { editor__name_insert, editor__name_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name), NULL },
+    { editor__player_insert, editor__player_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player), NULL },
+    { editor__selected_insert, editor__selected_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected), NULL },
+    { editor__gizmo_insert, editor__gizmo_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo), NULL },
 };
 
 /* The hooks of the component at place k of the metadata table. */
@@ -547,7 +548,11 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
         }
     } else {
         if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
-        ecs_meta_write(w, c, row, value);
+        if (ops->retarget) {
+            if (!ops->retarget(w, e, row, value)) return false;
+        } else {
+            ecs_meta_write(w, c, row, value);
+        }
     }
     if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) {
         w->hooks.running__++;

@@ -486,23 +486,24 @@ typedef struct {
     void (*removing)(game_world_t *w, ecs_entity_t e);
     void (*removed)(game_world_t *w, ecs_entity_t e);
     size_t hooks;
+    bool (*retarget)(game_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
 } game__pool_ops_t;
 
 static const game__pool_ops_t game__pool_ops[] = {
-    { game__position_insert, game__position_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position) },
-    { game__velocity_insert, game__velocity_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity) },
-    { game__health_insert, game__health_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health) },
-    { game__name_insert, game__name_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name) },
-    { game__target_insert, game__target_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target) },
-    { game__cargo_insert, game__cargo_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo) },
-    { game__mood_insert, game__mood_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood) },
-    { game__lifetime_insert, game__lifetime_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime) },
-    { game__radius_insert, game__radius_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius) },
-    { game__player_insert, game__player_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player) },
-    { game__asteroid_insert, game__asteroid_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid) },
-    { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet) },
-    { game__frozen_insert, game__frozen_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen) },
-    { NULL, NULL, NULL, NULL, NULL, 0 }, /* clock: a singleton */
+    { game__position_insert, game__position_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position), NULL },
+    { game__velocity_insert, game__velocity_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity), NULL },
+    { game__health_insert, game__health_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health), NULL },
+    { game__name_insert, game__name_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name), NULL },
+    { game__target_insert, game__target_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target), NULL },
+    { game__cargo_insert, game__cargo_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo), NULL },
+    { game__mood_insert, game__mood_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood), NULL },
+    { game__lifetime_insert, game__lifetime_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime), NULL },
+    { game__radius_insert, game__radius_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius), NULL },
+    { game__player_insert, game__player_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player), NULL },
+    { game__asteroid_insert, game__asteroid_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid), NULL },
+    { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL },
+    { game__frozen_insert, game__frozen_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL },
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL }, /* clock: a singleton */
 };
 
 /* The hooks of the component at place k of the metadata table. */
@@ -597,7 +598,11 @@ GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_ent
         }
     } else {
         if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
-        ecs_meta_write(w, c, row, value);
+        if (ops->retarget) {
+            if (!ops->retarget(w, e, row, value)) return false;
+        } else {
+            ecs_meta_write(w, c, row, value);
+        }
     }
     if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) {
         w->hooks.running__++;

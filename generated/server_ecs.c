@@ -485,17 +485,18 @@ typedef struct {
     void (*removing)(server_world_t *w, ecs_entity_t e);
     void (*removed)(server_world_t *w, ecs_entity_t e);
     size_t hooks;
+    bool (*retarget)(server_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
 } server__pool_ops_t;
 
 static const server__pool_ops_t server__pool_ops[] = {
-    { server__position_insert, server__position_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position) },
-    { server__velocity_insert, server__velocity_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity) },
-    { server__health_insert, server__health_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health) },
-    { server__name_insert, server__name_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name) },
-    { server__player_insert, server__player_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player) },
-    { server__target_insert, server__target_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target) },
-    { server__connection_insert, server__connection_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection) },
-    { server__replicated_insert, server__replicated_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated) },
+    { server__position_insert, server__position_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position), NULL },
+    { server__velocity_insert, server__velocity_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity), NULL },
+    { server__health_insert, server__health_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health), NULL },
+    { server__name_insert, server__name_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name), NULL },
+    { server__player_insert, server__player_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player), NULL },
+    { server__target_insert, server__target_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target), NULL },
+    { server__connection_insert, server__connection_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection), NULL },
+    { server__replicated_insert, server__replicated_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated), NULL },
 };
 
 /* The hooks of the component at place k of the metadata table. */
@@ -590,7 +591,11 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
         }
     } else {
         if (op == ECS_META_OP_ADD || c->kind == ECS_META_TAG) return false;
-        ecs_meta_write(w, c, row, value);
+        if (ops->retarget) {
+            if (!ops->retarget(w, e, row, value)) return false;
+        } else {
+            ecs_meta_write(w, c, row, value);
+        }
     }
     if (op == ECS_META_OP_SET && c->kind != ECS_META_TAG && h->on_set) {
         w->hooks.running__++;

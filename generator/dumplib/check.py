@@ -68,6 +68,7 @@ def check(document, schema, lax=False):
                 _read_component(("singletons", c.name), singletons.get(c.name), c, mentions)
     ids = _read_entities(document, schema, mentions)
     _restore_ids(ids, mentions, schema)
+    _check_relations(document, ids, schema)
     return Result(version, len(ids), report)
 
 
@@ -338,6 +339,46 @@ def _restore_ids(ids, mentions, schema):
         if live is not None and generation > ids[live][1]:
             _fail(("entities", live, "id"), f"the document also names {format_id(index, generation)}, a later "
                                           f"generation of live {format_id(*ids[live])}'s slot")
+
+
+# ---- Relations (the generated <name>__relation_refused, as the staging world grows) ----------
+
+def _check_relations(document, ids, schema):
+    """Each relation's target must be an entity of the document, and no relation may close a
+    cycle (the cascade relations all together, each clear relation alone), checked as the
+    loader adds components: entity by entity in document order, components in schema order."""
+    relations = [c for c in schema.pooled if c.relation]
+    if not relations:
+        return
+    live = set(ids)
+    targets = {}  # (entity, relation name) -> target, as added so far
+
+    def reaches(start, e, r):
+        todo, seen = [start], set()
+        while todo:
+            x = todo.pop()
+            if x == e:
+                return True
+            if x in seen:
+                continue
+            seen.add(x)
+            for c in relations:
+                if (c is r or (r.relation.cascade and c.relation.cascade)) and (x, c.name) in targets:
+                    todo.append(targets[(x, c.name)])
+        return False
+
+    for k, o in enumerate(document.get("entities") if "entities" in document.keys() else []):
+        e = ids[k]
+        for c in relations:
+            if c.name not in o.keys():
+                continue
+            path = f"entities[{k}].{c.name}.target"
+            t = parse_id(o.get(c.name).get("target")) if "target" in o.get(c.name).keys() else None
+            if t not in live:
+                _fail(path, "the target is not an entity of the document (a relation must point at a live entity)")
+            if reaches(t, e, c):
+                _fail(path, "the relation makes a cycle (an entity would point at itself, at some depth)")
+            targets[(e, c.name)] = t
 
 
 def check_file(path, schema, lax=False):

@@ -23,8 +23,37 @@ def diff(file_a, doc_a, file_b, doc_b):
         elif a is None:
             lines.append(f"{path}: added {to_text(_content(b))}")
         else:
-            _diff_value(path, _content(a), _content(b), lines)
+            _diff_entity(format_id(*key), path, _content(a), _content(b), lines)
     return lines
+
+
+def _diff_entity(name, path, a, b, lines):
+    """As _diff_value, but a relation (a component whose one field is `target`, an id) whose
+    target changed is a move: `3v0: child_of 1v0 -> 2v0`."""
+    keys_b = b.keys()
+    moved = set()
+    for key in _unique(a.keys()):
+        x, y = a.get(key), b.get(key) if key in keys_b else None
+        if _is_relation(x) and _is_relation(y) and not same(x, y):
+            moved.add(key)
+    if not moved:
+        _diff_value(path, a, b, lines)
+        return
+    rest_a = Obj((k, v) for k, v in a if k not in moved)
+    rest_b = Obj((k, v) for k, v in b if k not in moved)
+    for key in _unique(a.keys()):
+        if key in moved:
+            lines.append(f"{name}: {key} {_target(a.get(key))} -> {_target(b.get(key))}")
+    _diff_value(path, rest_a, rest_b, lines)
+
+
+def _is_relation(v):
+    return isinstance(v, Obj) and v.keys() == ["target"] and (isinstance(v.get("target"), str) or v.get("target") is None)
+
+
+def _target(v):
+    t = v.get("target")
+    return t if isinstance(t, str) else to_text(t)
 
 
 def _content(entity):

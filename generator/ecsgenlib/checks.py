@@ -7,6 +7,7 @@ from .errors import SchemaError, SchemaErrors, did_you_mean
 from .model import Component, Field, Prefab, Query, Schema
 from .naming import C_KEYWORDS, C_MACROS, CPP_KEYWORDS
 from .ownership import decide_ownership
+from .relations import Relation
 from .systems import build_systems, schedule
 from .types import MAX_COMPONENT_BYTES, parse_type, zero_value
 
@@ -87,6 +88,11 @@ def _build_component(errors, file, names, cname, spec):
         ok = False
     tag, singleton = spec.get("tag", False), spec.get("singleton", False)
     fields = spec.get("fields")
+    relation = spec.get("relation")
+    if relation is not None:
+        fields = _relation_fields(errors, file, path, spec)
+        if fields is None:
+            return None
     if tag and singleton:
         errors.append(SchemaError(file, path, "a tag cannot be a singleton", "a singleton needs fields"))
         return None
@@ -103,6 +109,8 @@ def _build_component(errors, file, names, cname, spec):
                                   "it is stored once, in the world: drop \"storage\""))
         return None
     component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
+    if relation is not None:
+        component.relation = Relation(component, relation["on_target_destroy"])
     component.was = list(spec.get("was", []))
     component.removed_fields = list(spec.get("removed_fields", []))
     if tag and component.removed_fields:
@@ -122,6 +130,18 @@ def _build_component(errors, file, names, cname, spec):
                                   "and store a handle or an index"))
         ok = False
     return component if ok else None
+
+
+def _relation_fields(errors, file, path, spec):
+    """A relation's one field, `target`; None (with the error) for a relation that is also
+    a tag or a singleton, or declares fields."""
+    for key, what, hint in (("tag", "a tag", "a relation holds its target: drop \"tag\""),
+                            ("singleton", "a singleton", "a relation links entities: drop \"singleton\""),
+                            ("fields", "given fields", "a relation's one field is `target` (an entity): drop \"fields\"")):
+        if key in spec and spec[key] is not False:
+            errors.append(SchemaError(file, f"{path}.{key}", f"a relation cannot be {what}", hint))
+            return None
+    return {"target": {"type": "entity", "doc": "the entity this one points at"}}
 
 
 def _build_field(errors, file, component, fname, fspec, path):

@@ -21,6 +21,7 @@ def _component(c):
         "doc": c.doc or "",
         "kind": c.kind,  # "data", "tag" or "singleton"
         "storage": c.storage,
+        "relation": c.relation.on_target_destroy if c.relation else None,  # "cascade", "clear" or null
         "fields": [_field(f) for f in c.fields],
     }
 

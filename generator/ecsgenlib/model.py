@@ -6,6 +6,7 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
+from .relations import SchemaRelations
 from .systems import SystemNames
 from .types import zero_value
 
@@ -203,6 +204,7 @@ class Component:
         self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
         self.slot_index = None  # slot storage: its bit in each entity's slot mask
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
+        self.relation = None  # a relations.Relation when the component is one
 
     @property
     def meta_storage(self):
@@ -317,7 +319,8 @@ class Component:
         """Every file-scope C name this component produces (checked for clashes): the stem
         (`world`, `spawn` or `count` would clash), its types and macro, and its functions."""
         types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro, self.default_object]
-        return [self.names.fn(self.name), *(t for t in types if t), *self.functions()]
+        relation = self.relation.generated_names() if self.relation else []
+        return [self.names.fn(self.name), *(t for t in types if t), *self.functions(), *relation]
 
 
 class Query:
@@ -495,6 +498,7 @@ class Schema:
         self.systems = []  # in declaration order (systems.py; the schedule's order is their index)
         self.stages, self.apart = [], []  # the schedule (systems.schedule)
         self.sysn = SystemNames(self.names)
+        self.rel = SchemaRelations(self)
 
     @property
     def world_bytes(self):
@@ -513,6 +517,7 @@ class Schema:
             rows += f" + sizeof(ecs_entity_t) + {len(q.listed)}u * sizeof(uint32_t)"
         if self.groups:  # the ids waiting to join groups
             rows += " + sizeof(ecs_entity_t)"
+        rows += "".join(f" + sizeof({self.rel.node_type})" for c in self.relations)  # relations' index
         rows += f" + sizeof({self.command_type})"  # deferred commands, and their values
         if self.data:
             rows += f" + sizeof({self.value_type})"
@@ -537,6 +542,7 @@ class Schema:
                 ([f"{self.rows_fit_fn}(w, {n})"] if self.slotted_data else []) +
                 [f"{q.scratch_fit_fn}(&w->scratch.{q.name}, {n})" for q in self.scratch_queries] +
                 ([f"{self.pending_fit_fn}(w, {n})"] if self.groups else []) +
+                [f"{self.rel.fit_fn}(&w->{c.relation.index}, {n})" for c in self.relations] +
                 [f"{self.deferred_fit_fn}(w, {n}, {n})"])
 
     def upper_internal(self, what):
@@ -545,6 +551,16 @@ class Schema:
     @property
     def pooled(self):
         return [c for c in self.components if c.pooled]
+
+    @property
+    def relations(self):
+        """The relation components, in schema order."""
+        return [c for c in self.pooled if c.relation]
+
+    @property
+    def cascade_relations(self):
+        """Those whose targets' destruction destroys their sources: acyclic all together."""
+        return [c for c in self.relations if c.relation.cascade]
 
     @property
     def slotted(self):

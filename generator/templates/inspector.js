@@ -9,6 +9,7 @@ const META = JSON.parse(document.getElementById("schema-meta").textContent);
 const COMPONENTS = new Map(META.components.map((c) => [c.name, c]));
 const POOLED = META.components.filter((c) => c.kind !== "singleton");
 const SINGLETONS = META.components.filter((c) => c.kind === "singleton");
+const RELATIONS = POOLED.filter((c) => c.relation); // docs/relations.md: one field, target
 const ID_RE = /^(0|[1-9][0-9]*)v(0|[1-9][0-9]*)$/;
 const INDEX_MAX = 2 ** 32 - 2;
 const GENERATION_MAX = 2 ** 32 - 1;
@@ -164,6 +165,7 @@ async function openText(slot, textPromise, name) {
       state.page = 0;
       applyFilter();
       renderOverview();
+      renderRelations();
       $("entity").hidden = true;
     }
     state.diff = state.a && state.b ? computeDiff(state.a, state.b) : null;
@@ -818,6 +820,28 @@ function showEntity(id, slot) {
     for (const c of POOLED) if (has(after, c.name) && !has(e, c.name)) cards.append(componentCard(c, after[c.name], "b", `added in ${other.name}`));
   }
   body.append(el("p", { text: `${count} component${count === 1 ? "" : "s"}.` }), cards);
+  if (slot === "a") {
+    for (const r of RELATIONS) {
+      const index = relationIndex(dump, r);
+      const below = index.sources.get(id) || [];
+      if (!has(e, r.name) && !below.length) continue;
+      const show = el("a", { href: "#", class: "in-tree", "data-relation": r.name, text: `show in the ${r.name} tree` });
+      show.addEventListener("click", (ev) => {
+        ev.preventDefault();
+        revealInTree(r, id);
+      });
+      const line = el("p", { class: "relation-links", "data-relation": r.name }, `${r.name}: `);
+      if (has(e, r.name) && e[r.name] && typeof e[r.name].target === "string") line.append("points at ", entityLink(e[r.name].target), "; ");
+      line.append(`${below.length} point${below.length === 1 ? "s" : ""} at it`);
+      if (below.length) {
+        line.append(" (");
+        below.slice(0, 20).forEach((s, k) => line.append(k ? ", " : "", entityLink(s)));
+        line.append(below.length > 20 ? ", ...)" : ")");
+      }
+      line.append(" · ", show);
+      body.append(line);
+    }
+  }
   const refs = referencesTo(dump).get(id) || [];
   if (refs.length) {
     const list = el("ul", { class: "referenced-by" });
@@ -825,6 +849,138 @@ function showEntity(id, slot) {
     body.append(el("h3", { text: `Referenced by ${refs.length}` }), list);
   }
   section.scrollIntoView({ block: "nearest" }); // beside the table, pinned: usually in view already
+}
+
+// ---- relations: a tree per relation, each target above the entities pointing at it ---------
+
+const TREE_PAGE = 200; // nodes shown per level before "more"
+
+// For relation r in dump: sources by target id, and the roots (targets without r), each in
+// id order.
+function relationIndex(dump, r) {
+  dump.relations = dump.relations || new Map();
+  if (dump.relations.has(r.name)) return dump.relations.get(r.name);
+  const sources = new Map();
+  for (const e of dump.entities) {
+    const v = e[r.name];
+    if (v === null || typeof v !== "object" || typeof v.target !== "string") continue;
+    if (!sources.has(v.target)) sources.set(v.target, []);
+    sources.get(v.target).push(e.id);
+  }
+  const byIdOrder = (x, y) => {
+    const [xi, xg] = idKey(x), [yi, yg] = idKey(y);
+    return xi - yi || xg - yg;
+  };
+  for (const list of sources.values()) list.sort(byIdOrder);
+  const roots = [...sources.keys()].filter((id) => {
+    const k = dump.byId.get(id);
+    const e = k === undefined ? null : dump.entities[k];
+    return !e || !e[r.name] || typeof e[r.name] !== "object";
+  }).sort(byIdOrder);
+  const index = { sources, roots };
+  dump.relations.set(r.name, index);
+  return index;
+}
+
+// The entities below id (all depths), counted once.
+function descendants(index, id) {
+  let n = 0;
+  const todo = [id];
+  const seen = new Set(todo);
+  while (todo.length) {
+    for (const s of index.sources.get(todo.pop()) || []) {
+      if (seen.has(s)) continue; // a hand-edited dump may have a cycle
+      seen.add(s);
+      n++;
+      todo.push(s);
+    }
+  }
+  return n;
+}
+
+// One node: its link, its sources' count, and (opened) its sources, made when first opened.
+function treeNode(r, index, id) {
+  const below = index.sources.get(id) || [];
+  const label = el("span", { class: "tree-label" }, entityLink(id),
+    below.length ? el("small", { text: ` ${below.length} direct, ${descendants(index, id)} in all` }) : "");
+  if (!below.length) return el("li", { class: "leaf", "data-id": id }, label);
+  const details = el("details", { "data-id": id }, el("summary", {}, label));
+  details.addEventListener("toggle", () => {
+    if (details.open && !details.querySelector("ul")) details.append(treeList(r, index, below));
+  });
+  return el("li", { "data-id": id }, details);
+}
+
+function treeList(r, index, ids) {
+  const list = el("ul", { class: "tree" });
+  const more = (from) => {
+    for (const id of ids.slice(from, from + TREE_PAGE)) list.append(treeNode(r, index, id));
+    if (from + TREE_PAGE < ids.length) {
+      const button = el("button", { type: "button", class: "more", text: `${ids.length - from - TREE_PAGE} more` });
+      button.addEventListener("click", () => {
+        button.parentNode.remove();
+        more(from + TREE_PAGE);
+      });
+      list.append(el("li", {}, button));
+    }
+  };
+  more(0);
+  return list;
+}
+
+function renderRelations() {
+  const box = $("relation-trees");
+  box.textContent = "";
+  if (!RELATIONS.length) {
+    $("relations").hidden = true;
+    return;
+  }
+  for (const r of RELATIONS) {
+    const index = relationIndex(state.a, r);
+    let members = 0;
+    for (const list of index.sources.values()) members += list.length;
+    const tree = el("div", { class: "relation", "data-relation": r.name },
+      el("h3", {}, r.name, " ", el("small", { text: `on_target_destroy: ${r.relation}; ${members} entities point at ${index.sources.size}; ${index.roots.length} root${index.roots.length === 1 ? "" : "s"}` })),
+      treeList(r, index, index.roots));
+    if (r.doc) tree.insertBefore(el("p", { class: "doc", text: r.doc }), tree.children[1]);
+    box.append(tree);
+  }
+  $("relations").hidden = false;
+}
+
+// Opens relation r's tree down to id (each ancestor opened) and shows it.
+function revealInTree(r, id) {
+  const index = relationIndex(state.a, r);
+  const path = [id];
+  for (let at = id, guard = 0; guard < state.a.entities.length; guard++) {
+    const k = state.a.byId.get(at);
+    const v = k === undefined ? null : state.a.entities[k][r.name];
+    if (!v || typeof v.target !== "string") break;
+    at = v.target;
+    path.unshift(at);
+  }
+  let list = $("relation-trees").querySelector(`[data-relation="${r.name}"] > ul`);
+  let node = null;
+  for (const step of path) {
+    if (!list) break;
+    node = [...list.children].find((li) => li.dataset.id === step) || null;
+    while (!node && list.lastElementChild && list.lastElementChild.querySelector("button.more")) {
+      list.lastElementChild.querySelector("button.more").click();
+      node = [...list.children].find((li) => li.dataset.id === step) || null;
+    }
+    if (!node) break;
+    const details = node.querySelector(":scope > details");
+    if (details && step !== id) {
+      details.open = true;
+      if (!details.querySelector("ul")) details.append(treeList(r, index, index.sources.get(step) || []));
+      list = details.querySelector(":scope > ul");
+    }
+  }
+  if (node) {
+    node.classList.add("found");
+    node.scrollIntoView();
+  }
+  return node;
 }
 
 // ---- diff: entities matched by id, values by path (as `ecsgen-dump diff`) ------------------
