@@ -6,8 +6,9 @@ test cannot drift apart.
 
 The first snippet (it starts with the #include) becomes the body of a function with `dt`; each
 later one the body of a function given the `w` and `e` the tour made, with the functions it
-calls "your code" declared. schema/game.json is generated into a temporary directory, and the
-program built with README's plain build line (cc, the generated .c, runtime/*.c, -lcjson -lm).
+calls "your code" declared; a snippet about the scene graph (it names scene_ calls) gets a
+world of examples/scene.json instead. schema/game.json and examples/scene.json are generated
+into a temporary directory, and the program built with README's plain build line (cc, the generated .c, runtime/*.c, -lcjson -lm).
 The tour is C: it takes addresses of compound literals, which C++ refuses."""
 import pathlib
 import re
@@ -34,10 +35,16 @@ def main():
         print(f"README.md's tour: expected C snippets, the first starting with #include; found {len(snippets)}")
         return 1
     first = snippets[0].split("\n", 1)
-    program = [first[0], "#include <stdio.h>", YOUR_CODE, "static void tour(float dt) {", first[1], "}"]
+    program = [first[0], '#include "scene_ecs.h"', "#include <stdio.h>", YOUR_CODE, "static void tour(float dt) {",
+               first[1], "}"]
+    calls = ""
     for k, body in enumerate(snippets[1:], 1):
-        program += [f"static void tour_{k}(game_world_t *w, ecs_entity_t e) {{", "    (void)w, (void)e;", body, "}"]
-    calls = "".join(f"    tour_{k}(w, e);\n" for k in range(1, len(snippets)))
+        if "scene_" in body:
+            program += [f"static void tour_{k}(scene_world_t *w) {{", body, "}"]
+            calls += f"    scene_world_t *scene = scene_world_new();\n    tour_{k}(scene);\n    scene_world_free(scene);\n"
+        else:
+            program += [f"static void tour_{k}(game_world_t *w, ecs_entity_t e) {{", "    (void)w, (void)e;", body, "}"]
+            calls += f"    tour_{k}(w, e);\n"
     program.append(f"""
 int main(void) {{
     tour(1.0f / 60);
@@ -49,14 +56,14 @@ int main(void) {{
 }}
 """)
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([python, str(root / "generator/ecsgen.py"), str(root / "schema/game.json"), "--out", out],
-                       check=True)
+        for schema in ("schema/game.json", "examples/scene.json"):
+            subprocess.run([python, str(root / "generator/ecsgen.py"), str(root / schema), "--out", out], check=True)
         source = pathlib.Path(out) / "tour.c"
         source.write_text("\n".join(program))
         # The tour keeps values it does not use again (s, t, h, r): a tour, not a program.
         build = subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
                                 "-Wno-unused-variable", "-Wno-unused-but-set-variable",
-                                f"-I{root / 'runtime'}", f"-I{out}", str(source), f"{out}/game_ecs.c",
+                                f"-I{root / 'runtime'}", f"-I{out}", str(source), f"{out}/game_ecs.c", f"{out}/scene_ecs.c",
                                 *map(str, sorted((root / "runtime").glob("*.c"))), "-lcjson", "-lm",
                                 "-o", f"{out}/tour"], capture_output=True, text=True)
         if build.returncode != 0:

@@ -372,7 +372,7 @@ def _check_relations(document, ids, schema):
         for c in relations:
             if c.name not in o.keys():
                 continue
-            path = f"entities[{k}].{c.name}.target"
+            path = ("entities", k, c.name, "target")
             t = parse_id(o.get(c.name).get("target")) if "target" in o.get(c.name).keys() else None
             if t not in live:
                 _fail(path, "the target is not an entity of the document (a relation must point at a live entity)")

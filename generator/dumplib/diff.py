@@ -30,21 +30,16 @@ def diff(file_a, doc_a, file_b, doc_b):
 def _diff_entity(name, path, a, b, lines):
     """As _diff_value, but a relation (a component whose one field is `target`, an id) whose
     target changed is a move: `3v0: child_of 1v0 -> 2v0`."""
-    keys_b = b.keys()
-    moved = set()
-    for key in _unique(a.keys()):
-        x, y = a.get(key), b.get(key) if key in keys_b else None
-        if _is_relation(x) and _is_relation(y) and not same(x, y):
-            moved.add(key)
+    first_a, first_b = a.first(), b.first()  # by key, in document order: linear in the keys
+    moved = {k for k, x in first_a.items()
+             if k in first_b and _is_relation(x) and _is_relation(first_b[k]) and not same(x, first_b[k])}
     if not moved:
         _diff_value(path, a, b, lines)
         return
-    rest_a = Obj((k, v) for k, v in a if k not in moved)
-    rest_b = Obj((k, v) for k, v in b if k not in moved)
-    for key in _unique(a.keys()):
+    for key in first_a:
         if key in moved:
-            lines.append(f"{name}: {key} {_target(a.get(key))} -> {_target(b.get(key))}")
-    _diff_value(path, rest_a, rest_b, lines)
+            lines.append(f"{name}: {key_text(key)} {_target(first_a[key])} -> {_target(first_b[key])}")
+    _diff_value(path, Obj((k, v) for k, v in a if k not in moved), Obj((k, v) for k, v in b if k not in moved), lines)
 
 
 def _is_relation(v):
@@ -52,8 +47,9 @@ def _is_relation(v):
 
 
 def _target(v):
+    """The target's id as written (escaped as keys are), or null."""
     t = v.get("target")
-    return t if isinstance(t, str) else to_text(t)
+    return key_text(t) if isinstance(t, str) else to_text(t)
 
 
 def _content(entity):
