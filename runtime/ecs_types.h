@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Generated code states the runtime API it was made for; a mismatch is a compile error. */
-#define ECS_RUNTIME_API 7
+#define ECS_RUNTIME_API 8
 
 /* For the one-line tests every hot path makes (liveness): inline even where the compiler's
  * size heuristics would not (a generated destroy or spawn calls them from many places). */
