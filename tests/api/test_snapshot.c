@@ -241,6 +241,8 @@ static void test_recorder(void) {
         { "\"deltas\":\t[", "\"deltas\":\t[{\"removed\": [\"999999v0\"]}, ", "removed[0]" },
         { "\"deltas\":\t[", "\"deltas\":\t[{\"entities\": [{\"id\": \"4000000000v0\"}]}, ", "slot" },
         { "\"first\":\t{", "\"first\":\t{\"bogus\": 1, ", "frame 0 (first)" },
+        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"0v0\", \"bogus\": {}}]}, ", "deltas[0].changed[0].bogus" },
+        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"0v7\"}]}, ", "deltas[0].changed[0].id" },
     };
     const char *bad_path = "test_snapshot_bad.json";
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
