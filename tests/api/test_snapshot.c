@@ -241,8 +241,8 @@ static void test_recorder(void) {
         { "\"deltas\":\t[", "\"deltas\":\t[{\"removed\": [\"999999v0\"]}, ", "removed[0]" },
         { "\"deltas\":\t[", "\"deltas\":\t[{\"entities\": [{\"id\": \"4000000000v0\"}]}, ", "slot" },
         { "\"first\":\t{", "\"first\":\t{\"bogus\": 1, ", "frame 0 (first)" },
-        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"0v0\", \"bogus\": {}}]}, ", "deltas[0].changed[0].bogus" },
-        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"0v7\"}]}, ", "deltas[0].changed[0].id" },
+        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"@\", \"bogus\": {}}]}, ", "deltas[0].changed[0].bogus" },
+        { "\"deltas\":\t[", "\"deltas\":\t[{\"changed\": [{\"id\": \"@7\"}]}, ", "deltas[0].changed[0].id" },
     };
     const char *bad_path = "test_snapshot_bad.json";
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -251,7 +251,16 @@ static void test_recorder(void) {
         if (!at) continue;
         FILE *o = fopen(bad_path, "wb");
         fwrite(text, 1, (size_t)(at - text), o);
-        fputs(bad[k].to, o);
+        for (const char *p = bad[k].to; *p; p++) { /* @: the first frame's first id (@7: at generation 7) */
+            if (*p != '@') {
+                fputc(*p, o);
+                continue;
+            }
+            const char *id = strstr(strstr(text, "\"first\""), "\"id\":\t\"") + 7;
+            int len = (int)(strchr(id, '"') - id);
+            if (p[1] == '7') fprintf(o, "%.*s7", (int)(strchr(id, 'v') - id) + 1, id), p++;
+            else fprintf(o, "%.*s", len, id);
+        }
         fputs(at + strlen(bad[k].from), o);
         fclose(o);
         memset(&err, 0, sizeof err);
