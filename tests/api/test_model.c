@@ -963,9 +963,13 @@ static void snapshot_op(kit_world_t *w) {
     bool incremental = base != k && saved[base].taken && below(2);
     int root = incremental ? (saved[base].root >= 0 ? saved[base].root : base) : -1;
     if (root == k) incremental = false, root = -1; /* its own root: taken again, so a full one */
+    /* an incremental base must be restorable itself: its root unchanged and full */
+    bool possible = !incremental || saved[base].root < 0 ||
+                    (saved[root].epoch == saved[base].root_epoch && saved[root].taken && saved[root].root < 0);
     s->epoch++;
     bool ok = incremental ? kit_snapshot_take_since(w, s->s, saved[base].s) : kit_snapshot_take(w, s->s);
-    s->taken = MCHECK(ok);
+    MCHECK(ok == possible);
+    s->taken = ok;
     s->root = root;
     s->root_epoch = root >= 0 ? saved[root].epoch : 0;
     memcpy(s->model, model, sizeof model);
