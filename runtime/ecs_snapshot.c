@@ -120,9 +120,13 @@ static bool next_range(const unsigned char *a, const unsigned char *b, size_t n,
     }
     if (i >= n) return false;
     for (;;) { /* the first differing word (there is one in this span) */
-        size_t w = n - i < 8u ? n - i : 8u;
-        if (memcmp(a + i, b + i, w) != 0) break;
-        i += w;
+        if (n - i >= 8u) {
+            if (load64(a + i) != load64(b + i)) break;
+            i += 8u;
+        } else {
+            if (memcmp(a + i, b + i, n - i) != 0) break;
+            i = n;
+        }
     }
     *start = i;
     i += n - i < 8u ? n - i : 8u;
