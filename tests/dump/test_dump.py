@@ -363,6 +363,12 @@ class DumpTest(unittest.TestCase):
         frame = self.write("frame.json", tool("frame", rec, "10").stdout)
         loaded = run(INSPECT, frame)
         self.assertEqual(loaded.returncode, 0, loaded.stderr)
+        # A failed frame check writes the frames that led to it, then aborts.
+        crash = os.path.join(self.dir, "crash.json")
+        result = run(DEMO, "--seconds", "2", "--seed", "3", "--record", crash, "--fail-at", "50")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn(f"demo: the last 50 frames are in {crash}", result.stderr)
+        self.assertIn("recording of 50 frames", tool("stats", crash).stdout)
         # Trouble: a frame not held, a recording given where two dumps are expected, a bad delta.
         self.assertIn("the recording holds frames 0 to 59", tool("frame", rec, "60").stderr)
         self.assertEqual(tool("diff", rec, last).returncode, 2)
