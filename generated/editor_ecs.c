@@ -1044,137 +1044,32 @@ static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_
     return EDITOR__SNAP_BLOCKS;
 }
 
+/* Per pool (schema order): the block listing its members (sparse storage), else 0. */
+static const uint32_t editor__snap_blocks_members[7] = {
+    5, /* position */
+    8, /* velocity */
+    11, /* health */
+    14, /* name */
+    16, /* player */
+    17, /* selected */
+    18, /* gizmo */
+};
+
 /* Room in w for the state o describes: every allocation a restore may need, made before
  * anything changes (growing is not visible: counts stay). False when out of memory. */
 static bool editor__snap_fit(editor_world_t *w, const editor_world_t *o, const ecs_snap_image_t *base, const ecs_snap_delta_t *d) {
     if ((o->entities.used > w->entities.capacity || o->entities.free_count > w->entities.free_capacity) &&
         !ecs_entities_reserve(&w->entities, o->entities.used))
         return false;
-    { /* position: rows, and a sparse page for each member (block 5 lists them) */
-        ecs_sparse_t *set = &w->components.position.set;
-        uint32_t n = o->components.position.set.count;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* each sparse pool: rows, pages */
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
         while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[5].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ((const ecs_entity_t *)members)[r];
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* velocity: rows, and a sparse page for each member (block 8 lists them) */
-        ecs_sparse_t *set = &w->components.velocity.set;
-        uint32_t n = o->components.velocity.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[8].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* health: rows, and a sparse page for each member (block 11 lists them) */
-        ecs_sparse_t *set = &w->components.health.set;
-        uint32_t n = o->components.health.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[11].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* name: rows, and a sparse page for each member (block 14 lists them) */
-        ecs_sparse_t *set = &w->components.name.set;
-        uint32_t n = o->components.name.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[14].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* player: rows, and a sparse page for each member (block 16 lists them) */
-        ecs_sparse_t *set = &w->components.player.set;
-        uint32_t n = o->components.player.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[16].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* selected: rows, and a sparse page for each member (block 17 lists them) */
-        ecs_sparse_t *set = &w->components.selected.set;
-        uint32_t n = o->components.selected.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[17].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
-    }
-    { /* gizmo: rows, and a sparse page for each member (block 18 lists them) */
-        ecs_sparse_t *set = &w->components.gizmo.set;
-        uint32_t n = o->components.gizmo.set.count;
-        while (set->capacity < n)
-            if (!ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
-        bool pages = true;
-        for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-            pages = p < set->page_count && set->pages[p];
-        if (!pages) {
-            const void *members = d ? NULL : base->blocks[18].data;
-            for (uint32_t r = 0; members && r < n; r++) {
-                ecs_entity_t e = ecs_entity_make(((const uint32_t *)members)[r], 0);
-                if (!ecs_sparse_reserve_page(set, e)) return false;
-            }
-            for (uint32_t p = 0; !members && (size_t)p << ECS_PAGE_BITS < o->entities.used; p++)
-                if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
-        }
+            if (!ecs_meta_grow_pool(w, c)) return false;
+        if (!ecs_snap_sparse_fit(set, d ? NULL : base->blocks[editor__snap_blocks_members[k]].data, n, o->entities.used))
+            return false;
     }
     if (!editor__groups_pending_fit(w, o->pending.count)) return false;
     if (!editor__deferred_fit(w, o->deferred.count, o->deferred.value_count)) return false;
@@ -1190,129 +1085,16 @@ static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, con
     for (uint32_t k = 0; k < n; k++)
         if (ecs_snap_block_size(base, d, k) != b[k].size) return false;
     if (!editor__snap_fit(w, o, base, d)) return false;
-    /* Sparse entries: with the snapshot's members at hand (a full image), only the rows whose
-     * member differs change theirs (the old member's cleared first, then the new one's set),
-     * so that a restore after changes of values only touches no entry; else every old
-     * member's entry is cleared here and every new one's set below. */
+    /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
+     * member differs change theirs, so that a restore after changes of values only touches
+     * none; else every entry is rewritten after the copy. */
     bool entries_left = false;
-    {
-        ecs_sparse_t *set = &w->components.position.set;
-        uint32_t old_n = set->count, new_n = o->components.position.set.count;
-        const ecs_entity_t *now = set->id, *then = d ? NULL : (const void *)base->blocks[5].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, ecs_entity_index(now[r])) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, ecs_entity_index(then[r])) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, ecs_entity_index(now[r])) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.velocity.set;
-        uint32_t old_n = set->count, new_n = o->components.velocity.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[8].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.health.set;
-        uint32_t old_n = set->count, new_n = o->components.health.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[11].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.name.set;
-        uint32_t old_n = set->count, new_n = o->components.name.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[14].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.player.set;
-        uint32_t old_n = set->count, new_n = o->components.player.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[16].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.selected.set;
-        uint32_t old_n = set->count, new_n = o->components.selected.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[17].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
-    }
-    {
-        ecs_sparse_t *set = &w->components.gizmo.set;
-        uint32_t old_n = set->count, new_n = o->components.gizmo.set.count;
-        const uint32_t *now = set->index, *then = d ? NULL : (const void *)base->blocks[18].data;
-        if (!d && old_n == new_n && (!new_n || memcmp(now, then, new_n * sizeof *now) == 0)) {
-            /* the same members in the same rows: every entry stands */
-        } else if (!d) { /* then is NULL only when new_n is 0 */
-            uint32_t common = old_n < new_n ? old_n : new_n;
-            for (uint32_t r = 0; r < old_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, now[r]) = 0;
-            for (uint32_t r = 0; r < new_n; r++)
-                if (r >= common || now[r] != then[r]) *ecs_sparse_entry(set, then[r]) = r + 1u;
-        } else {
-            for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, now[r]) = 0;
-            entries_left = true;
-        }
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
+        if (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[editor__snap_blocks_members[k]].data, n)) entries_left = true;
     }
     /* Slots handed out now but not then go back to never handed out: no live bit, no mark
      * (and no slot mask): ecs_entities_create and spawn take them as fresh. */
@@ -1348,27 +1130,13 @@ static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, con
     memcpy(&w->pending.overflow, &o->pending.overflow, sizeof w->pending.overflow);
     memcpy(&w->deferred.count, &o->deferred.count, sizeof w->deferred.count);
     memcpy(&w->deferred.value_count, &o->deferred.value_count, sizeof w->deferred.value_count);
-    for (uint32_t r = 0; entries_left && r < w->components.position.set.count; r++)
-        *ecs_sparse_entry(&w->components.position.set, ecs_sparse_member(&w->components.position.set, r)) = r + 1u;
-    w->components.position.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.velocity.set.count; r++)
-        *ecs_sparse_entry(&w->components.velocity.set, ecs_sparse_member(&w->components.velocity.set, r)) = r + 1u;
-    w->components.velocity.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.health.set.count; r++)
-        *ecs_sparse_entry(&w->components.health.set, ecs_sparse_member(&w->components.health.set, r)) = r + 1u;
-    w->components.health.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.name.set.count; r++)
-        *ecs_sparse_entry(&w->components.name.set, ecs_sparse_member(&w->components.name.set, r)) = r + 1u;
-    w->components.name.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.player.set.count; r++)
-        *ecs_sparse_entry(&w->components.player.set, ecs_sparse_member(&w->components.player.set, r)) = r + 1u;
-    w->components.player.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.selected.set.count; r++)
-        *ecs_sparse_entry(&w->components.selected.set, ecs_sparse_member(&w->components.selected.set, r)) = r + 1u;
-    w->components.selected.set.version++; /* lists of matches made before are stale */
-    for (uint32_t r = 0; entries_left && r < w->components.gizmo.set.count; r++)
-        *ecs_sparse_entry(&w->components.gizmo.set, ecs_sparse_member(&w->components.gizmo.set, r)) = r + 1u;
-    w->components.gizmo.set.version++; /* lists of matches made before are stale */
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* entries (when left), versions */
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        if (entries_left) ecs_snap_sparse_enter(set);
+        set->version++; /* lists of matches made before are stale */
+    }
     w->scratch.selection.listed = false;
     EDITOR__CHANGED(w, "restore");
     return true;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ecs_alloc.h"
+#include "ecs_sparse.h"
 
 /* ---- Buffers ------------------------------------------------------------------------ */
 
@@ -237,4 +238,49 @@ void ecs_snap_write_block(const ecs_snap_image_t *base, const ecs_snap_delta_t *
     if (size > have) size = have;
     if (size) memcpy(dst, base->blocks[k].data, size);
     if (d) apply_ranges(d, k, dst);
+}
+
+/* ---- Sparse sets -------------------------------------------------------------------- */
+
+static inline uint32_t member_at(const ecs_sparse_t *set, const void *members, uint32_t r) {
+    if (set->keeps_ids) {
+        ecs_entity_t e;
+        memcpy(&e, (const unsigned char *)members + (size_t)r * sizeof e, sizeof e);
+        return ecs_entity_index(e);
+    }
+    uint32_t i;
+    memcpy(&i, (const unsigned char *)members + (size_t)r * sizeof i, sizeof i);
+    return i;
+}
+
+bool ecs_snap_sparse_fit(ecs_sparse_t *set, const void *then, uint32_t n, uint32_t used) {
+    bool pages = true;
+    for (uint32_t p = 0; n && pages && (size_t)p << ECS_PAGE_BITS < used; p++) pages = p < set->page_count && set->pages[p];
+    if (pages) return true;
+    for (uint32_t r = 0; then && r < n; r++)
+        if (!ecs_sparse_reserve_page(set, ecs_entity_make(member_at(set, then, r), 0))) return false;
+    for (uint32_t p = 0; !then && (size_t)p << ECS_PAGE_BITS < used; p++)
+        if (!ecs_sparse_reserve_page(set, ecs_entity_make(p << ECS_PAGE_BITS, 0))) return false;
+    return true;
+}
+
+bool ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n) {
+    uint32_t old_n = set->count;
+    const void *now = set->keeps_ids ? (const void *)set->id : (const void *)set->index;
+    size_t width = set->keeps_ids ? sizeof(ecs_entity_t) : sizeof(uint32_t);
+    if (!then && n) { /* not at hand: every entry again, after the copy */
+        for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;
+        return true;
+    }
+    if (old_n == n && (!n || memcmp(now, then, (size_t)n * width) == 0)) return false; /* the same rows */
+    uint32_t common = old_n < n ? old_n : n;
+    for (uint32_t r = 0; r < old_n; r++)
+        if (r >= common || member_at(set, now, r) != member_at(set, then, r)) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (r >= common || member_at(set, now, r) != member_at(set, then, r)) *ecs_sparse_entry(set, member_at(set, then, r)) = r + 1u;
+    return false;
+}
+
+void ecs_snap_sparse_enter(ecs_sparse_t *set) {
+    for (uint32_t r = 0; r < set->count; r++) *ecs_sparse_entry(set, ecs_sparse_member(set, r)) = r + 1u;
 }

@@ -77,4 +77,16 @@ static inline size_t ecs_snap_block_size(const ecs_snap_image_t *base, const ecs
     return d ? d->sizes[k] : base->blocks[k].size;
 }
 
+/* A sparse set's part of a restore (generated code calls these for each pool, its members
+ * `then` (n of them, ids or slot indexes as the set keeps) being the state restored; NULL
+ * when not at hand, an incremental snapshot's):
+ * fit: the pages the members need (all pages below `used` when then is NULL); false when
+ * out of memory. leave, before the members are copied: clears the entries of members that
+ * go or move (all when then is NULL) and sets those of the new ones; returns whether every
+ * entry must still be set after the copy (then NULL), which enter does. */
+struct ecs_sparse;
+bool ecs_snap_sparse_fit(struct ecs_sparse *set, const void *then, uint32_t n, uint32_t used);
+bool ecs_snap_sparse_leave(struct ecs_sparse *set, const void *then, uint32_t n);
+void ecs_snap_sparse_enter(struct ecs_sparse *set);
+
 #endif
