@@ -3,9 +3,15 @@
  * Ships fly about and shoot; bullets expire or hit asteroids; destroyed asteroids are
  * replaced. Every simulated second it prints a line of counts.
  *
- *     demo [--seconds N] [--seed S] [--save FILE]
+ *     demo [--seconds N] [--seed S] [--save FILE] [--record FILE] [--fail-at FRAME]
  *
  * --save FILE writes the final world as JSON (game_world_save); examples/inspect reads it.
+ * The demo keeps its last 300 frames in a flight recorder (game_recorder_*): --record FILE
+ * writes them at the end as one recording (game_recorder_save_all), which ecsgen-dump and
+ * the inspector open. Every frame it checks that each entity is a ship, an asteroid or a
+ * bullet; when that fails it writes the recording (to --record's FILE, else
+ * demo-failure.recording.json) and aborts. --fail-at FRAME fails the check at that frame,
+ * to show it.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +27,7 @@
 #define ASTEROIDS 300
 #define BULLET_SPEED 250.0f
 #define FIRE_EVERY 6 /* frames */
+#define RECORDED 300 /* frames the flight recorder keeps */
 
 typedef struct stats {
     unsigned spawned, destroyed, hits, expired;
@@ -140,21 +147,39 @@ static int parse_count(const char *flag, const char *text, long *out) {
     return 1;
 }
 
+/* The demo's invariant, checked every frame: at a failure the last RECORDED frames go to a
+ * file before the abort, so the frames that led there can be stepped through. */
+static void check_frame(game_world_t *w, game_recorder_t *rec, long frame, long fail_at, const char *path) {
+    size_t kinds = w->components.player.set.count + w->components.asteroid.set.count + w->components.bullet.set.count;
+    if (game_count(w) == kinds && frame != fail_at) return;
+    fprintf(stderr, "demo: frame %ld: %zu entities but %zu ships, asteroids and bullets%s\n", frame, game_count(w), kinds,
+            frame == fail_at ? " (--fail-at)" : "");
+    ecs_error_t err;
+    if (rec && game_recorder_save_all(rec, path, &err))
+        fprintf(stderr, "demo: the last %u frames are in %s\n", game_recorder_frames(rec), path);
+    else if (rec)
+        fprintf(stderr, "demo: %s\n", err.message);
+    abort();
+}
+
 int main(int argc, char **argv) {
-    long seconds = 10, seed = 1;
-    const char *save = NULL;
+    long seconds = 10, seed = 1, fail_at = -1;
+    const char *save = NULL, *record = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && parse_count("--seconds", argv[i + 1], &seconds)) i++;
         else if (!strcmp(argv[i], "--seed") && parse_count("--seed", argv[i + 1], &seed)) i++;
         else if (!strcmp(argv[i], "--save") && argv[i + 1] && argv[i + 1][0]) save = argv[++i];
+        else if (!strcmp(argv[i], "--record") && argv[i + 1] && argv[i + 1][0]) record = argv[++i];
+        else if (!strcmp(argv[i], "--fail-at") && parse_count("--fail-at", argv[i + 1], &fail_at)) i++;
         else {
-            fprintf(stderr, "usage: demo [--seconds N] [--seed S] [--save FILE]\n");
+            fprintf(stderr, "usage: demo [--seconds N] [--seed S] [--save FILE] [--record FILE] [--fail-at FRAME]\n");
             return 2;
         }
     }
     rng_state = 0x9E3779B97F4A7C15ull ^ (uint64_t)seed;
     game_world_t *w = game_world_new();
-    if (!w) {
+    game_recorder_t *rec = game_recorder_new(RECORDED);
+    if (!w || !rec) {
         fprintf(stderr, "demo: out of memory\n");
         return 1;
     }
@@ -167,6 +192,8 @@ int main(int argc, char **argv) {
         move(w, clock->dt);
         expire(w, clock->dt, &st);
         collide(w, &st);
+        if (!game_recorder_record(rec, w)) fprintf(stderr, "demo: frame %ld: out of memory recording it\n", frame);
+        check_frame(w, rec, frame, fail_at, record ? record : "demo-failure.recording.json");
         if (frame % FPS == 0) {
             printf("t=%3lds entities=%5zu ships=%u asteroids=%u bullets=%4u | spawned=%4u destroyed=%4u hits=%3u expired=%3u\n",
                    frame / FPS, game_count(w), w->components.player.set.count, w->components.asteroid.set.count,
@@ -185,6 +212,13 @@ int main(int argc, char **argv) {
     } else if (save) {
         printf("saved the world to %s\n", save);
     }
+    if (record && !game_recorder_save_all(rec, record, &err)) {
+        fprintf(stderr, "demo: %s\n", err.message);
+        status = 1;
+    } else if (record) {
+        printf("recorded the last %u frames to %s\n", game_recorder_frames(rec), record);
+    }
+    game_recorder_free(rec);
     game_world_free(w);
     return status;
 }

@@ -1116,3 +1116,636 @@ uint64_t editor_world_hash(const editor_world_t *w) {
     }
     return h;
 }
+
+/* ---- Snapshots and the flight recorder ---------------------------------------------- */
+/* A world's state is block 0, the world struct (counts, singletons, groups), and the owned
+ * arrays listed below (generator/ecsgenlib/snapshot.py), each its live bytes. */
+
+#define EDITOR__SNAP_BLOCKS 24u
+
+/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one). */
+static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_t *w, ecs_snap_block_t *b) {
+    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w };
+    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation }; /* generations */
+    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live }; /* live bits */
+    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark }; /* marks */
+    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free }; /* free stack */
+    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id }; /* position: members */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y }; /* position.y */
+    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index }; /* velocity: members */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index }; /* health: members */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max }; /* health.max */
+    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index }; /* name: members */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value }; /* name.value */
+    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index }; /* player: members */
+    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.selected.set.index, (size_t)(o->components.selected.set.count) * sizeof *w->components.selected.set.index }; /* selected: members */
+    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.set.index, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.set.index }; /* gizmo: members */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size }; /* gizmo.size */
+    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids }; /* pending group members */
+    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands }; /* deferred commands */
+    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values }; /* deferred values */
+    return EDITOR__SNAP_BLOCKS;
+}
+
+/* Per pool (schema order): the block listing its members (sparse storage), else 0. */
+static const uint32_t editor__snap_blocks_members[7] = {
+    5, /* position */
+    8, /* velocity */
+    11, /* health */
+    14, /* name */
+    16, /* player */
+    17, /* selected */
+    18, /* gizmo */
+};
+
+/* Room in w for the state o describes: every allocation a restore may need, made before
+ * anything changes (growing is not visible: counts stay). False when out of memory. */
+static bool editor__snap_fit(editor_world_t *w, const editor_world_t *o, const ecs_snap_image_t *base, const ecs_snap_delta_t *d) {
+    if ((o->entities.used > w->entities.capacity || o->entities.free_count > w->entities.free_capacity) &&
+        !ecs_entities_reserve(&w->entities, o->entities.used))
+        return false;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* each sparse pool: rows, pages */
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
+        while (set->capacity < n)
+            if (!ecs_meta_grow_pool(w, c)) return false;
+        if (!ecs_snap_sparse_fit(set, d ? NULL : base->blocks[editor__snap_blocks_members[k]].data, n, o->entities.used))
+            return false;
+    }
+    if (!editor__groups_pending_fit(w, o->pending.count)) return false;
+    if (!editor__deferred_fit(w, o->deferred.count, o->deferred.value_count)) return false;
+    return true;
+}
+
+/* Makes w the state (o, the blocks of base and d): see the snapshot's rules in the header.
+ * Refused (false, w unchanged) when the blocks do not match o's counts. */
+static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, const ecs_snap_image_t *base, const ecs_snap_delta_t *d) {
+    ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
+    uint32_t n = editor__snap_blocks(o, w, b);
+    if ((d ? d->count : base->count) != n) return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (ecs_snap_block_size(base, d, k) != b[k].size) return false;
+    if (!editor__snap_fit(w, o, base, d)) return false;
+    /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
+     * member differs change theirs, so that a restore after changes of values only touches
+     * none; else every entry is rewritten after the copy. */
+    bool entries_left = false;
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
+        if (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[editor__snap_blocks_members[k]].data, n)) entries_left = true;
+    }
+    /* Slots handed out now but not then go back to never handed out: no live bit, no mark
+     * (and no slot mask): ecs_entities_create and spawn take them as fresh. */
+    uint32_t was_used = w->entities.used, used = o->entities.used;
+    if (was_used > used) {
+        size_t from = ((size_t)used + 63u) / 64u, to = ((size_t)was_used + 63u) / 64u;
+        if (to > from) memset(w->entities.live + from, 0, (to - from) * sizeof *w->entities.live);
+        memset(w->entities.mark + used, 0, (size_t)(was_used - used) * sizeof *w->entities.mark);
+    }
+    n = editor__snap_blocks(o, w, b); /* the arrays may have moved in fit */
+    for (uint32_t k = 1; k < n; k++)
+        if (b[k].size) ecs_snap_write_block(base, d, k, b[k].data);
+    memcpy(&w->entities.free_count, &o->entities.free_count, sizeof w->entities.free_count);
+    memcpy(&w->entities.used, &o->entities.used, sizeof w->entities.used);
+    memcpy(&w->entities.alive, &o->entities.alive, sizeof w->entities.alive);
+    memcpy(&w->components.position.set.count, &o->components.position.set.count, sizeof w->components.position.set.count);
+    memcpy(&w->components.position.set.ordered, &o->components.position.set.ordered, sizeof w->components.position.set.ordered);
+    memcpy(&w->components.velocity.set.count, &o->components.velocity.set.count, sizeof w->components.velocity.set.count);
+    memcpy(&w->components.velocity.set.ordered, &o->components.velocity.set.ordered, sizeof w->components.velocity.set.ordered);
+    memcpy(&w->components.health.set.count, &o->components.health.set.count, sizeof w->components.health.set.count);
+    memcpy(&w->components.health.set.ordered, &o->components.health.set.ordered, sizeof w->components.health.set.ordered);
+    memcpy(&w->components.name.set.count, &o->components.name.set.count, sizeof w->components.name.set.count);
+    memcpy(&w->components.name.set.ordered, &o->components.name.set.ordered, sizeof w->components.name.set.ordered);
+    memcpy(&w->components.player.set.count, &o->components.player.set.count, sizeof w->components.player.set.count);
+    memcpy(&w->components.player.set.ordered, &o->components.player.set.ordered, sizeof w->components.player.set.ordered);
+    memcpy(&w->components.selected.set.count, &o->components.selected.set.count, sizeof w->components.selected.set.count);
+    memcpy(&w->components.selected.set.ordered, &o->components.selected.set.ordered, sizeof w->components.selected.set.ordered);
+    memcpy(&w->components.gizmo.set.count, &o->components.gizmo.set.count, sizeof w->components.gizmo.set.count);
+    memcpy(&w->components.gizmo.set.ordered, &o->components.gizmo.set.ordered, sizeof w->components.gizmo.set.ordered);
+    memcpy(&w->nonempty_pools, &o->nonempty_pools, sizeof w->nonempty_pools);
+    memcpy(&w->groups, &o->groups, sizeof w->groups);
+    memcpy(&w->pending.count, &o->pending.count, sizeof w->pending.count);
+    memcpy(&w->pending.overflow, &o->pending.overflow, sizeof w->pending.overflow);
+    memcpy(&w->deferred.count, &o->deferred.count, sizeof w->deferred.count);
+    memcpy(&w->deferred.value_count, &o->deferred.value_count, sizeof w->deferred.value_count);
+    for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* entries (when left), versions */
+        const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
+        if (c->storage != ECS_META_SPARSE) continue;
+        ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        if (entries_left) ecs_snap_sparse_enter(set);
+        set->version++; /* lists of matches made before are stale */
+    }
+    w->scratch.selection.listed = false;
+    EDITOR__CHANGED(w, "restore");
+    return true;
+}
+
+struct editor_snapshot {
+    const ecs_meta_schema_t *schema; /* the schema it was taken from */
+    uint32_t limit;                  /* and its max_entities (0: none) */
+    uint64_t serial;                 /* bumped by every take: snapshots taken since it check it */
+    bool taken;
+    ecs_snap_image_t image;          /* full: every block (block 0 is `saved`) */
+    ecs_snap_delta_t delta;          /* incremental: what differs from root's image */
+    const editor_snapshot_t *root;     /* incremental: the full snapshot delta is taken from */
+    uint64_t root_serial;
+    editor_world_t saved;        /* the world struct as taken */
+};
+
+editor_snapshot_t *editor_snapshot_new(void) {
+    return ecs_calloc(1, sizeof(editor_snapshot_t));
+}
+
+void editor_snapshot_free(editor_snapshot_t *s) {
+    if (!s) return;
+    ecs_snap_image_fini(&s->image);
+    ecs_snap_delta_fini(&s->delta);
+    ecs_free(s);
+}
+
+bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s) {
+    ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
+    uint32_t n = editor__snap_blocks(w, w, b);
+    s->serial++;
+    s->root = NULL;
+    s->schema = &editor_meta;
+    s->limit = w->entities.limit;
+    s->taken = ecs_snap_image_take(&s->image, b, n);
+    memcpy(&s->saved, w, sizeof *w);
+    return s->taken;
+}
+
+bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, const editor_snapshot_t *base) {
+    const editor_snapshot_t *root = base && base->root ? base->root : base;
+    s->serial++;
+    s->taken = false;
+    if (!root || root == s || base == s || !base->taken || !root->taken || root->root || root->schema != &editor_meta)
+        return false;
+    if (base->root && base->root_serial != root->serial) return false; /* base no longer restorable */
+    ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
+    uint32_t n = editor__snap_blocks(w, w, b);
+    s->schema = &editor_meta;
+    s->limit = w->entities.limit;
+    s->root = root;
+    s->root_serial = root->serial;
+    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n);
+    memcpy(&s->saved, w, sizeof *w);
+    return s->taken;
+}
+
+bool editor_snapshot_restore(editor_world_t *w, const editor_snapshot_t *s) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_snapshot_restore() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
+    if (!s || !s->taken || s->schema != &editor_meta || s->limit != w->entities.limit) return false;
+    if (s->root && (s->root->serial != s->root_serial || !s->root->taken || s->root->root)) return false;
+    return s->root ? editor__snap_restore(w, &s->saved, &s->root->image, &s->delta)
+                   : editor__snap_restore(w, &s->saved, &s->image, NULL);
+}
+
+size_t editor_snapshot_memory(const editor_snapshot_t *s) {
+    return s ? sizeof *s + ecs_snap_image_memory(&s->image) + ecs_snap_delta_memory(&s->delta) : 0;
+}
+
+/* ---- The recorder ------------------------------------------------------------------- */
+
+struct editor_recorder {
+    uint32_t capacity;       /* frames kept */
+    uint32_t frames;         /* frames held */
+    ecs_snap_image_t head;   /* the latest frame, in full */
+    ecs_snap_delta_t *back;  /* capacity - 1 deltas, a ring: back[newest] turns the latest
+                              * frame into the one before, back[newest - 1] that one into
+                              * the one before it, ... */
+    uint32_t newest;
+    ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
+};
+
+editor_recorder_t *editor_recorder_new(uint32_t capacity) {
+    if (!capacity) capacity = 1;
+    editor_recorder_t *rec = ecs_calloc(1, sizeof *rec);
+    if (!rec) return NULL;
+    rec->capacity = capacity;
+    if (capacity > 1 && !(rec->back = ecs_calloc(capacity - 1u, sizeof *rec->back))) {
+        ecs_free(rec);
+        return NULL;
+    }
+    return rec;
+}
+
+void editor_recorder_clear(editor_recorder_t *rec) {
+    rec->frames = 0;
+    rec->newest = 0;
+}
+
+void editor_recorder_free(editor_recorder_t *rec) {
+    if (!rec) return;
+    ecs_snap_image_fini(&rec->head);
+    ecs_snap_image_fini(&rec->scratch);
+    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) ecs_snap_delta_fini(&rec->back[k]);
+    ecs_free(rec->back);
+    ecs_free(rec);
+}
+
+bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w) {
+    ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
+    uint32_t n = editor__snap_blocks(w, w, b);
+    bool ok;
+    if (!rec->frames || rec->capacity == 1u) {
+        ok = ecs_snap_image_take(&rec->head, b, n);
+        rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
+    } else {
+        uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
+        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n);
+        rec->newest = slot;
+    }
+    if (!ok) {
+        rec->frames = 0;
+        return false;
+    }
+    if (rec->frames < rec->capacity) rec->frames++;
+    return true;
+}
+
+uint32_t editor_recorder_frames(const editor_recorder_t *rec) {
+    return rec->frames;
+}
+
+uint32_t editor_recorder_capacity(const editor_recorder_t *rec) {
+    return rec->capacity;
+}
+
+/* The image of frame `back` (0: the latest): head itself, or scratch rebuilt from it. */
+static const ecs_snap_image_t *editor__snap_frame_world_image(editor_recorder_t *rec, uint32_t back) {
+    if (back >= rec->frames) return NULL;
+    if (!back) return &rec->head;
+    if (!ecs_snap_image_copy(&rec->scratch, &rec->head)) return NULL;
+    for (uint32_t j = 0; j < back; j++) {
+        uint32_t slot = (rec->newest + (rec->capacity - 1u) - j) % (rec->capacity - 1u);
+        if (!ecs_snap_apply(&rec->scratch, &rec->back[slot])) return NULL;
+    }
+    return &rec->scratch;
+}
+
+/* Restores image img (a frame) into w. */
+static bool editor__snap_frame_world_restore(editor_world_t *w, const ecs_snap_image_t *img) {
+    if (!img || img->count != EDITOR__SNAP_BLOCKS || img->blocks[0].size != sizeof *w) return false;
+    return editor__snap_restore(w, (const editor_world_t *)(const void *)img->blocks[0].data, img, NULL);
+}
+
+bool editor_recorder_restore(editor_recorder_t *rec, editor_world_t *w, uint32_t frames_back) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_recorder_restore() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
+    return editor__snap_frame_world_restore(w, editor__snap_frame_world_image(rec, frames_back));
+}
+
+/* Frame `back` as a world of its own (NULL when out of memory or no such frame). */
+static editor_world_t *editor__snap_frame_world(editor_recorder_t *rec, uint32_t back) {
+    const ecs_snap_image_t *img = editor__snap_frame_world_image(rec, back);
+    if (!img) return NULL;
+    editor_world_t *w = editor_world_new();
+    if (w && !editor__snap_frame_world_restore(w, img)) {
+        editor_world_free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+static bool editor__snap_frame_world_fail(ecs_error_t *err, const char *path, const char *why) {
+    if (err) {
+        char shown[200];
+        ecs_json_escape(shown, sizeof shown, path);
+        snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
+    }
+    return false;
+}
+
+bool editor_recorder_save_frame(editor_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
+    if (frames_back >= rec->frames) return editor__snap_frame_world_fail(err, path, "no such frame in the recorder");
+    editor_world_t *w = editor__snap_frame_world(rec, frames_back);
+    if (!w) return editor__snap_frame_world_fail(err, path, "out of memory");
+    bool ok = editor_world_save(w, path, err);
+    editor_world_free(w);
+    return ok;
+}
+
+/* Whether objects a and b have the same keys in the same order. */
+static bool editor__snap_frame_world_same_keys(const cJSON *a, const cJSON *b) {
+    for (a = a->child, b = b->child; a && b; a = a->next, b = b->next)
+        if (strcmp(a->string, b->string) != 0) return false;
+    return !a && !b;
+}
+
+/* What changed from world a to world b, as a delta object of a recording: "singletons" that
+ * differ; "removed": ids whose slot is empty in b; "entities": whole objects of entities new
+ * in their slot or whose components were added or removed; "changed": the id and the
+ * components whose values changed, of the others. NULL when out of memory. */
+static cJSON *editor__snap_frame_world_delta(const editor_world_t *a, const editor_world_t *b, void *scratch) {
+    cJSON *delta = cJSON_CreateObject(), *singletons = cJSON_CreateObject(), *removed = cJSON_CreateArray(),
+          *set = cJSON_CreateArray(), *changed = cJSON_CreateArray();
+    if (!ecs_json_put(delta, "singletons", singletons) || !ecs_json_put(delta, "removed", removed) ||
+        !ecs_json_put(delta, "entities", set) || !ecs_json_put(delta, "changed", changed))
+        goto fail;
+    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
+        const ecs_meta_component_t *m = &editor_meta.components[k];
+        if (m->kind != ECS_META_SINGLETON) continue;
+        if (memcmp((const char *)a + m->singleton_offset, (const char *)b + m->singleton_offset, m->size) == 0) continue;
+        if (!ecs_json_put(singletons, m->name, ecs_json_from_value(m, &b->entities, (const char *)b + m->singleton_offset)))
+            goto fail;
+    }
+    uint32_t used = a->entities.used > b->entities.used ? a->entities.used : b->entities.used;
+    for (uint32_t i = 0; i < used; i++) {
+        ecs_entity_t ea = ecs_entities_at(&a->entities, i), eb = ecs_entities_at(&b->entities, i);
+        if (eb == ECS_NULL) {
+            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_from_entity(ea))) goto fail;
+            continue;
+        }
+        cJSON *ob = editor__json__entity(b, eb, scratch), *oa = NULL, *patch = NULL;
+        if (!ob) goto fail;
+        if (ea == eb) {
+            if (!(oa = editor__json__entity(a, ea, scratch))) {
+                cJSON_Delete(ob);
+                goto fail;
+            }
+            if (editor__snap_frame_world_same_keys(oa, ob)) { /* the same components: the changed values */
+                patch = cJSON_CreateObject();
+                for (cJSON *x = oa->child, *y = ob->child; patch && x; x = x->next, y = y->next) {
+                    if (x != oa->child && cJSON_Compare(x, y, true)) continue;
+                    cJSON *copy = cJSON_Duplicate(y, true);
+                    if (!ecs_json_put(patch, y->string, copy)) cJSON_Delete(patch), patch = NULL;
+                }
+                cJSON_Delete(ob);
+                ob = NULL;
+                if (!patch) {
+                    cJSON_Delete(oa);
+                    goto fail;
+                }
+            }
+            cJSON_Delete(oa);
+        }
+        if (patch) {
+            if (patch->child && patch->child->next ? !ecs_json_append(changed, patch) : (cJSON_Delete(patch), false))
+                goto fail;
+        } else if (!ecs_json_append(set, ob)) {
+            goto fail;
+        }
+    }
+    return delta;
+fail:
+    cJSON_Delete(delta);
+    return NULL;
+}
+
+bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_error_t *err) {
+    if (!rec->frames) return editor__snap_frame_world_fail(err, path, "the recorder holds no frames");
+    cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
+    editor_world_t *prev = NULL, *cur = NULL;
+    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
+    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_from_uint(1)) &&
+              ecs_json_put(info, "frames", ecs_json_from_uint(rec->frames)) &&
+              ecs_json_put(doc, "schema", cJSON_CreateString("editor")) &&
+              ecs_json_put(doc, "version", ecs_json_from_uint(1u)) &&
+              (prev = editor__snap_frame_world(rec, rec->frames - 1u)) != NULL &&
+              ecs_json_put(doc, "first", editor__json__world(prev)) && ecs_json_put(doc, "deltas", deltas);
+    for (uint32_t back = rec->frames - 1u; ok && back-- > 0;) {
+        ok = (cur = editor__snap_frame_world(rec, back)) != NULL && ecs_json_append(deltas, editor__snap_frame_world_delta(prev, cur, scratch));
+        editor_world_free(prev);
+        prev = cur;
+        cur = NULL;
+    }
+    editor_world_free(prev);
+    ecs_free(scratch);
+    char *text = ok ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text) return editor__snap_frame_world_fail(err, path, "out of memory");
+    ecs_error_t ignored;
+    ok = ecs_json_write_file(path, text, err ? err : &ignored);
+    free(text);
+    return ok;
+}
+
+/* One entity of a frame being rebuilt: its slot and its object. */
+typedef struct {
+    uint32_t slot;
+    cJSON *item;
+} editor__snap_frame_world_slot_t;
+
+static int editor__snap_frame_world_by_slot(const void *a, const void *b) {
+    uint32_t x = ((const editor__snap_frame_world_slot_t *)a)->slot, y = ((const editor__snap_frame_world_slot_t *)b)->slot;
+    return x < y ? -1 : x > y;
+}
+
+/* The entry of slot in at[0..n) (sorted), or NULL. */
+static editor__snap_frame_world_slot_t *editor__snap_frame_world_find(editor__snap_frame_world_slot_t *at, size_t n, uint32_t slot) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (at[mid].slot < slot) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo < n && at[lo].slot == slot ? &at[lo] : NULL;
+}
+
+/* Applies delta object d to document frame (the frame before, a saved world that loaded):
+ * singletons replaced, the entities of "removed" taken out, those of "entities" put in their
+ * slots, the list kept in slot order. The values are checked when the frame loads. */
+static bool editor__snap_frame_world_apply(ecs_json_ctx_t *c, cJSON *frame, const cJSON *d) {
+    static const char *const keys[] = { "singletons", "removed", "entities", "changed" };
+    if (!ecs_json_check_keys(c, d, keys, 4, "key of a delta")) return false;
+    cJSON *singletons = cJSON_GetObjectItemCaseSensitive(frame, "singletons");
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(frame, "entities");
+    const cJSON *ds = cJSON_GetObjectItemCaseSensitive(d, "singletons");
+    const cJSON *removed = cJSON_GetObjectItemCaseSensitive(d, "removed"), *set = cJSON_GetObjectItemCaseSensitive(d, "entities");
+    const cJSON *changed = cJSON_GetObjectItemCaseSensitive(d, "changed");
+    size_t mark = c->len;
+    if (ds && !cJSON_IsObject(ds)) return ecs_json_enter(c, "singletons"), ecs_json_fail(c, "expected an object");
+    if (removed && !cJSON_IsArray(removed)) return ecs_json_enter(c, "removed"), ecs_json_fail(c, "expected an array");
+    if (set && !cJSON_IsArray(set)) return ecs_json_enter(c, "entities"), ecs_json_fail(c, "expected an array");
+    if (changed && !cJSON_IsArray(changed)) return ecs_json_enter(c, "changed"), ecs_json_fail(c, "expected an array");
+    const cJSON *item;
+    cJSON_ArrayForEach(item, ds) {
+        cJSON *copy = cJSON_Duplicate(item, true);
+        if (!copy) return ecs_json_oom(c);
+        if (cJSON_GetObjectItemCaseSensitive(singletons, item->string)) cJSON_ReplaceItemInObjectCaseSensitive(singletons, item->string, copy);
+        else if (!ecs_json_put(singletons, item->string, copy)) return ecs_json_oom(c);
+    }
+    size_t n = (size_t)cJSON_GetArraySize(list), extra = set ? (size_t)cJSON_GetArraySize(set) : 0, added = 0;
+    editor__snap_frame_world_slot_t *at = ecs_realloc_array(NULL, n + extra + 1u, sizeof *at);
+    if (!at) return ecs_json_oom(c);
+    size_t k = 0;
+    while (list->child) { /* detach every entity (the frame's ids loaded already) */
+        cJSON *e = cJSON_DetachItemViaPointer(list, list->child);
+        ecs_entity_t id = ECS_NULL;
+        ecs_error_t ignored;
+        ecs_json_ctx_t quiet;
+        ecs_json_ctx_init(&quiet, &ignored);
+        ecs_json_read_id(&quiet, e, &id);
+        ecs_json_ctx_fini(&quiet);
+        at[k++] = (editor__snap_frame_world_slot_t){ ecs_entity_index(id), e };
+    }
+    bool ok = true;
+    size_t i = 0;
+    cJSON_ArrayForEach(item, removed) {
+        ecs_json_enter(c, "removed");
+        ecs_json_enter_index(c, i++);
+        ecs_entity_t e;
+        editor__snap_frame_world_slot_t *old;
+        if (!(ok = ecs_json_read_entity(c, item, &e))) break;
+        if (e == ECS_NULL || !(old = editor__snap_frame_world_find(at, n, ecs_entity_index(e))) || !old->item) {
+            ok = ecs_json_fail(c, "no entity in this slot in the frame before");
+            break;
+        }
+        cJSON_Delete(old->item);
+        old->item = NULL;
+        ecs_json_leave(c, mark);
+    }
+    i = 0;
+    if (!ok) set = NULL;
+    cJSON_ArrayForEach(item, set) {
+        ecs_json_enter(c, "entities");
+        ecs_json_enter_index(c, i++);
+        ecs_entity_t e;
+        if (!(ok = ecs_json_read_id(c, item, &e))) break;
+        cJSON *copy = cJSON_Duplicate(item, true);
+        if (!copy) {
+            ok = ecs_json_oom(c);
+            break;
+        }
+        editor__snap_frame_world_slot_t *old = editor__snap_frame_world_find(at, n, ecs_entity_index(e));
+        if (old) {
+            cJSON_Delete(old->item);
+            old->item = copy;
+        } else {
+            at[n + added++] = (editor__snap_frame_world_slot_t){ ecs_entity_index(e), copy };
+        }
+        ecs_json_leave(c, mark);
+    }
+    i = 0;
+    if (!ok) changed = NULL;
+    cJSON_ArrayForEach(item, changed) { /* values replaced in place: the same id, the same components */
+        ecs_json_enter(c, "changed");
+        ecs_json_enter_index(c, i++);
+        ecs_entity_t e, was = ECS_NULL;
+        if (!(ok = ecs_json_read_id(c, item, &e))) break;
+        editor__snap_frame_world_slot_t *old = editor__snap_frame_world_find(at, n, ecs_entity_index(e));
+        if (old && old->item) {
+            ecs_error_t ignored;
+            ecs_json_ctx_t quiet;
+            ecs_json_ctx_init(&quiet, &ignored);
+            ecs_json_read_id(&quiet, old->item, &was);
+            ecs_json_ctx_fini(&quiet);
+        }
+        if (!old || !old->item || was != e) {
+            ecs_json_enter(c, "id");
+            ok = ecs_json_fail(c, "no entity with this id in the frame before");
+            break;
+        }
+        for (const cJSON *v = item->child; ok && v; v = v->next) {
+            if (!strcmp(v->string, "id")) continue;
+            cJSON *copy = cJSON_Duplicate(v, true);
+            if (!copy) ok = ecs_json_oom(c);
+            else if (!cJSON_GetObjectItemCaseSensitive(old->item, v->string)) {
+                cJSON_Delete(copy);
+                ecs_json_enter(c, v->string);
+                ok = ecs_json_fail(c, "not a component of the entity in the frame before (a new component goes in \"entities\")");
+            } else {
+                cJSON_ReplaceItemInObjectCaseSensitive(old->item, v->string, copy);
+            }
+        }
+        if (!ok) break;
+        ecs_json_leave(c, mark);
+    }
+    qsort(at, n + added, sizeof *at, editor__snap_frame_world_by_slot);
+    for (k = 0; k < n + added; k++) {
+        if (!at[k].item) continue;
+        if (k + 1u < n + added && at[k + 1u].slot == at[k].slot && ok) ok = ecs_json_fail(c, "two entities in one slot");
+        cJSON_AddItemToArray(list, at[k].item);
+    }
+    ecs_free(at);
+    return ok;
+}
+
+bool editor_recorder_load(editor_recorder_t *rec, const char *path, ecs_error_t *err) {
+    ecs_error_t ignored;
+    if (!err) err = &ignored;
+    char *text = ecs_json_read_file(path, 0, err);
+    if (!text) return false;
+    cJSON *doc = ecs_json_parse(text, err);
+    free(text);
+    if (!doc) {
+        ecs_json_error_in_file(err, path);
+        return false;
+    }
+    static const char *const keys[] = { "recording", "schema", "version", "first", "deltas" };
+    ecs_json_ctx_t c;
+    ecs_json_ctx_init(&c, err);
+    editor_recorder_t *fresh = editor_recorder_new(rec->capacity);
+    editor_world_t *w = editor_world_new();
+    cJSON *frame = NULL;
+    const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(doc, "deltas");
+    bool ok = (fresh && w) ? true : ecs_json_oom(&c);
+    ok = ok && ecs_json_check_keys(&c, doc, keys, 5, "key of a recording") && ecs_json_check_header(&c, doc, "editor", 1u);
+    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "recording"))) ok = ecs_json_fail(&c, "recording: expected an object");
+    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "first"))) ok = ecs_json_fail(&c, "first: expected a saved world");
+    if (ok && !cJSON_IsArray(deltas)) ok = ecs_json_fail(&c, "deltas: expected an array");
+    int total = ok ? cJSON_GetArraySize(deltas) + 1 : 0;
+    if (ok) frame = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "first"), true);
+    if (ok && !frame) ok = ecs_json_oom(&c);
+    const cJSON *d = ok ? deltas->child : NULL;
+    for (int k = 0; ok && k < total; k++) {
+        if (k > 0) {
+            size_t mark = ecs_json_enter(&c, "deltas");
+            ecs_json_enter_index(&c, (size_t)k - 1u);
+            ok = editor__snap_frame_world_apply(&c, frame, d);
+            ecs_json_leave(&c, mark);
+            d = d->next;
+            if (!ok) break;
+        }
+        /* frames before the newest `capacity` are checked, not kept */
+        char *frame_text = cJSON_PrintUnformatted(frame);
+        if (!frame_text) {
+            ok = ecs_json_oom(&c);
+            break;
+        }
+        ecs_error_t why;
+        ok = editor_world_from_json(w, frame_text, &why);
+        free(frame_text);
+        if (!ok) { /* "frame K (deltas[K-1]): path: reason" */
+            char prefix[48];
+            snprintf(prefix, sizeof prefix, k ? "frame %d (deltas[%d]): " : "frame %d (first): ", k, k - 1);
+            size_t pl = strlen(prefix), dl = strlen(why.message);
+            if (dl > sizeof err->message - 1u - pl) dl = sizeof err->message - 1u - pl;
+            memcpy(err->message, prefix, pl);
+            memcpy(err->message + pl, why.message, dl);
+            err->message[pl + dl] = '\0';
+            break;
+        }
+        if (total - k <= (int)rec->capacity && !editor_recorder_record(fresh, w)) ok = ecs_json_oom(&c);
+    }
+    cJSON_Delete(frame);
+    cJSON_Delete(doc);
+    ecs_json_ctx_fini(&c);
+    editor_world_free(w);
+    if (!ok) {
+        editor_recorder_free(fresh);
+        ecs_json_error_in_file(err, path);
+        return false;
+    }
+    editor_recorder_t t = *rec; /* swap contents: rec keeps its address */
+    *rec = *fresh;
+    *fresh = t;
+    editor_recorder_free(fresh);
+    return true;
+}
+
+size_t editor_recorder_memory(const editor_recorder_t *rec) {
+    size_t bytes = sizeof *rec + ecs_snap_image_memory(&rec->head) + ecs_snap_image_memory(&rec->scratch);
+    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) bytes += ecs_snap_delta_memory(&rec->back[k]);
+    return bytes + (rec->capacity > 1u ? (size_t)(rec->capacity - 1u) * sizeof *rec->back : 0);
+}

@@ -1430,6 +1430,67 @@ static inline size_t editor_deferred_count(const editor_world_t *w) {
     return w->deferred.count;
 }
 
+/* ---- Snapshots and the flight recorder (docs/debugging-with-dumps.md) --------------- */
+/* A snapshot is a copy of a world's state: every entity's id and generation, the free list
+ * in its order, every field, the singletons, each group's rows and the lists of pending
+ * group members and deferred changes. A restore gives back exactly the world taken: the
+ * same editor_world_hash, the same saved document, the same id from the next spawn; ids
+ * handed out after the snapshot are stale again. Hooks do not fire; a world's hooks and
+ * capacities stay its own. Taking and restoring allocate only in the snapshot (and, for a
+ * world that must grow to hold the snapshot, in the world): a world that never takes one
+ * pays nothing. */
+typedef struct editor_snapshot editor_snapshot_t;
+/* An empty snapshot; NULL when out of memory. */
+editor_snapshot_t *editor_snapshot_new(void);
+void editor_snapshot_free(editor_snapshot_t *s);
+/* Copies w into s (a full copy of its live bytes). False when out of memory: s then holds
+ * nothing (a restore from it is refused). */
+bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s);
+/* An incremental snapshot: s stores only the byte ranges where w differs from the full
+ * snapshot base (or, when base is itself incremental, from base's full one). It stays
+ * valid while that full snapshot is neither freed nor taken again (a restore checks the
+ * latter and refuses). False when out of memory, base is s or cannot be restored itself. */
+bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, const editor_snapshot_t *base);
+/* Makes w exactly the world s was taken from. False, and w unchanged, when s holds
+ * nothing, was taken from another schema or another max_entities, its full snapshot
+ * changed since, or out of memory (a growable world that must grow). */
+bool editor_snapshot_restore(editor_world_t *w, const editor_snapshot_t *s);
+/* Bytes held by s. */
+size_t editor_snapshot_memory(const editor_snapshot_t *s);
+
+/* The flight recorder: the last `capacity` frames of a world, one recorded per frame, kept
+ * as the latest frame in full and, for each older one, the byte ranges that differ from the
+ * frame after it (found by comparison, so writes through views, refs and pointers count).
+ * Frames are named by how far back they are: 0 is the latest. */
+typedef struct editor_recorder editor_recorder_t;
+/* A recorder of the last `capacity` frames (at least 1); NULL when out of memory. */
+editor_recorder_t *editor_recorder_new(uint32_t capacity);
+void editor_recorder_free(editor_recorder_t *rec);
+/* Forgets every frame. */
+void editor_recorder_clear(editor_recorder_t *rec);
+/* Records w as the latest frame (the oldest goes once capacity frames are held). False when
+ * out of memory: the recorder then holds no frames. */
+bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w);
+/* Frames held (at most the capacity), and the capacity. */
+uint32_t editor_recorder_frames(const editor_recorder_t *rec);
+uint32_t editor_recorder_capacity(const editor_recorder_t *rec);
+/* Makes w the frame `frames_back` frames before the latest (0: the latest). False, w
+ * unchanged, when no such frame is held or out of memory. The frames stay. */
+bool editor_recorder_restore(editor_recorder_t *rec, editor_world_t *w, uint32_t frames_back);
+/* Writes that frame as an ordinary saved world (as editor_world_save): every tool that reads a
+ * dump reads it. False with the reason in err. */
+bool editor_recorder_save_frame(editor_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err);
+/* Writes every frame held into one recording file: the oldest frame as a full document,
+ * each later one as what changed since the one before (format: docs/debugging-with-dumps.md,
+ * "Flight recorder"). Atomic, as world_save. */
+bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_error_t *err);
+/* Replaces rec's frames with a recording file's (the newest `capacity` of them when it has
+ * more). Every frame is checked as a loaded document is (size cap, slot limits, ids,
+ * values); on any error false, "path: frame K: json.path: reason" in err, rec unchanged. */
+bool editor_recorder_load(editor_recorder_t *rec, const char *path, ecs_error_t *err);
+/* Bytes held by rec. */
+size_t editor_recorder_memory(const editor_recorder_t *rec);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2148,6 +2148,67 @@ static inline size_t game_deferred_count(const game_world_t *w) {
     return w->deferred.count;
 }
 
+/* ---- Snapshots and the flight recorder (docs/debugging-with-dumps.md) --------------- */
+/* A snapshot is a copy of a world's state: every entity's id and generation, the free list
+ * in its order, every field, the singletons, each group's rows and the lists of pending
+ * group members and deferred changes. A restore gives back exactly the world taken: the
+ * same game_world_hash, the same saved document, the same id from the next spawn; ids
+ * handed out after the snapshot are stale again. Hooks do not fire; a world's hooks and
+ * capacities stay its own. Taking and restoring allocate only in the snapshot (and, for a
+ * world that must grow to hold the snapshot, in the world): a world that never takes one
+ * pays nothing. */
+typedef struct game_snapshot game_snapshot_t;
+/* An empty snapshot; NULL when out of memory. */
+game_snapshot_t *game_snapshot_new(void);
+void game_snapshot_free(game_snapshot_t *s);
+/* Copies w into s (a full copy of its live bytes). False when out of memory: s then holds
+ * nothing (a restore from it is refused). */
+bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s);
+/* An incremental snapshot: s stores only the byte ranges where w differs from the full
+ * snapshot base (or, when base is itself incremental, from base's full one). It stays
+ * valid while that full snapshot is neither freed nor taken again (a restore checks the
+ * latter and refuses). False when out of memory, base is s or cannot be restored itself. */
+bool game_snapshot_take_since(const game_world_t *w, game_snapshot_t *s, const game_snapshot_t *base);
+/* Makes w exactly the world s was taken from. False, and w unchanged, when s holds
+ * nothing, was taken from another schema or another max_entities, its full snapshot
+ * changed since, or out of memory (a growable world that must grow). */
+bool game_snapshot_restore(game_world_t *w, const game_snapshot_t *s);
+/* Bytes held by s. */
+size_t game_snapshot_memory(const game_snapshot_t *s);
+
+/* The flight recorder: the last `capacity` frames of a world, one recorded per frame, kept
+ * as the latest frame in full and, for each older one, the byte ranges that differ from the
+ * frame after it (found by comparison, so writes through views, refs and pointers count).
+ * Frames are named by how far back they are: 0 is the latest. */
+typedef struct game_recorder game_recorder_t;
+/* A recorder of the last `capacity` frames (at least 1); NULL when out of memory. */
+game_recorder_t *game_recorder_new(uint32_t capacity);
+void game_recorder_free(game_recorder_t *rec);
+/* Forgets every frame. */
+void game_recorder_clear(game_recorder_t *rec);
+/* Records w as the latest frame (the oldest goes once capacity frames are held). False when
+ * out of memory: the recorder then holds no frames. */
+bool game_recorder_record(game_recorder_t *rec, const game_world_t *w);
+/* Frames held (at most the capacity), and the capacity. */
+uint32_t game_recorder_frames(const game_recorder_t *rec);
+uint32_t game_recorder_capacity(const game_recorder_t *rec);
+/* Makes w the frame `frames_back` frames before the latest (0: the latest). False, w
+ * unchanged, when no such frame is held or out of memory. The frames stay. */
+bool game_recorder_restore(game_recorder_t *rec, game_world_t *w, uint32_t frames_back);
+/* Writes that frame as an ordinary saved world (as game_world_save): every tool that reads a
+ * dump reads it. False with the reason in err. */
+bool game_recorder_save_frame(game_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err);
+/* Writes every frame held into one recording file: the oldest frame as a full document,
+ * each later one as what changed since the one before (format: docs/debugging-with-dumps.md,
+ * "Flight recorder"). Atomic, as world_save. */
+bool game_recorder_save_all(game_recorder_t *rec, const char *path, ecs_error_t *err);
+/* Replaces rec's frames with a recording file's (the newest `capacity` of them when it has
+ * more). Every frame is checked as a loaded document is (size cap, slot limits, ids,
+ * values); on any error false, "path: frame K: json.path: reason" in err, rec unchanged. */
+bool game_recorder_load(game_recorder_t *rec, const char *path, ecs_error_t *err);
+/* Bytes held by rec. */
+size_t game_recorder_memory(const game_recorder_t *rec);
+
 #ifdef __cplusplus
 }
 #endif

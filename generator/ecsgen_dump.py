@@ -4,6 +4,8 @@
     python3 generator/ecsgen_dump.py diff before.json after.json
     python3 generator/ecsgen_dump.py stats world.json
     python3 generator/ecsgen_dump.py check world.json --schema schema/game.json
+    python3 generator/ecsgen_dump.py diff recording.json 297 299
+    python3 generator/ecsgen_dump.py frame recording.json -1 > last.json
 """
 
 import argparse
@@ -19,7 +21,11 @@ commands:
                      entities[5v0].position.x: 1.5 -> 2
                      entities[9v1]: added {"position": {"x": 0, "y": 0}}
                    entities are matched by id; exit 0 same, 1 different, 2 trouble
-  stats DUMP       schema, version, entities, entities per component, singletons
+  diff REC A B     the same between frames A and B of a recording (0 the oldest, -1 the newest)
+  stats DUMP       schema, version, entities, entities per component, singletons; of a
+                   recording: its frames, what changed in each, and the newest frame's stats
+  frame REC K      frame K of a recording as an ordinary dump, on stdout (the text the
+                   program's <name>_recorder_save_frame writes)
   check DUMP... --schema SCHEMA
                    would a program of SCHEMA load DUMP? The generated loader's rules and
                    messages (`DUMP: json.path: what is wrong`), older documents included:
@@ -43,8 +49,12 @@ def parse_args(argv):
     diff = commands.add_parser("diff", help="what changed between two dumps (exit 0 same, 1 different, 2 trouble)")
     diff.add_argument("a", metavar="A", help="the earlier dump, e.g. before.json")
     diff.add_argument("b", metavar="B", help="the later dump, e.g. after.json")
+    diff.add_argument("c", metavar="C", nargs="?", help="with a recording as A: diff REC FRAME_A FRAME_B")
     stats = commands.add_parser("stats", help="entities, entities per component, singletons")
     stats.add_argument("dump", metavar="DUMP", help="a dump, e.g. world.json")
+    frame = commands.add_parser("frame", help="a frame of a recording as an ordinary dump, on stdout")
+    frame.add_argument("recording", metavar="REC", help="a recording (<name>_recorder_save_all)")
+    frame.add_argument("frame", metavar="K", help="the frame: 0 the oldest, -1 the newest")
     check = commands.add_parser("check", help="validate dumps against a schema as its loader would")
     check.add_argument("dumps", metavar="DUMP", nargs="+", help="dumps, e.g. world.json")
     check.add_argument("--schema", required=True, metavar="SCHEMA", help="the schema file, e.g. schema/game.json")
@@ -71,7 +81,7 @@ def _version():
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return {"diff": run_diff, "stats": run_stats, "check": run_check}[args.command](args)
+        return {"diff": run_diff, "stats": run_stats, "check": run_check, "frame": run_frame}[args.command](args)
     except (RecursionError, MemoryError) as e:  # exit 1 means "different" or "refused": never this
         _err(f"ecsgen-dump: {type(e).__name__}: cannot finish ({e or 'out of memory'})")
         return 2
@@ -97,10 +107,22 @@ def _shown(path):
 
 
 def run_diff(args):
-    from dumplib import document, diff
+    from dumplib import document, diff, recording
     from ecsgenlib.errors import report
     try:
-        lines = diff.diff(args.a, document.read(args.a), args.b, document.read(args.b))
+        a = document.read(args.a)
+        if recording.is_recording(a):
+            if args.c is None:
+                raise document.DumpError(args.a, "a recording: name two of its frames (diff REC FRAME_A FRAME_B)")
+            name_a, name_b = f"{args.a} frame {args.b}", f"{args.a} frame {args.c}"
+            lines = diff.diff(name_a, recording.pick(args.a, a, args.b), name_b, recording.pick(args.a, a, args.c))
+        elif args.c is not None:
+            raise document.DumpError(args.a, "not a recording: diff A B takes two dumps")
+        else:
+            b = document.read(args.b)
+            if recording.is_recording(b):
+                raise document.DumpError(args.b, "a recording: diff REC FRAME_A FRAME_B compares its frames")
+            lines = diff.diff(args.a, a, args.b, b)
     except document.DumpError as e:
         report(e)
         return 2
@@ -110,14 +132,42 @@ def run_diff(args):
 
 
 def run_stats(args):
-    from dumplib import document, stats
+    from dumplib import document, recording, stats
     from ecsgenlib.errors import report
     try:
-        lines = stats.stats(args.dump, document.read(args.dump))
+        doc = document.read(args.dump)
+        if recording.is_recording(doc):
+            listed = recording.frames(args.dump, doc)
+            lines = [f"recording of {len(listed)} frames (0 the oldest, {len(listed) - 1} the newest)"]
+            for k, frame in enumerate(listed):
+                count = len(frame.get("entities") or [])
+                if k:
+                    changed, added, removed = recording.changes(listed[k - 1], frame)
+                    lines.append(f"frame {k}: {count} entities; {changed} changed, {added} added, {removed} removed")
+                else:
+                    lines.append(f"frame 0: {count} entities")
+            lines.append(f"frame {len(listed) - 1}, the newest: " + "\n".join(stats.stats(args.dump, listed[-1])))
+        else:
+            lines = stats.stats(args.dump, doc)
     except document.DumpError as e:
         report(e)
         return 2
     _out(_shown(args.dump) + b": " + "\n".join(lines).encode("utf-8", "surrogateescape"))
+    return 0
+
+
+def run_frame(args):
+    from dumplib import document, recording
+    from ecsgenlib.errors import report
+    try:
+        doc = document.read(args.recording)
+        if not recording.is_recording(doc):
+            raise document.DumpError(args.recording, "not a recording (no \"recording\" and \"first\" keys)")
+        text = recording.to_cjson(recording.pick(args.recording, doc, args.frame))
+    except document.DumpError as e:
+        report(e)
+        return 2
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     return 0
 
 

@@ -41,6 +41,7 @@ extern "C" {
 #include "ecs_json_fields.h"
 #include "ecs_json_migrate.h"
 #include "ecs_meta.h"
+#include "ecs_snapshot.h"
 #include "ecs_sparse.h"
 #include "ecs_types.h"
 

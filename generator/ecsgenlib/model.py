@@ -665,8 +665,14 @@ class Schema:
         drivers = {q.driver.name for q in self.queries if q.owned}
         return [c for c in self.pooled if c.name in drivers]
 
+    @property
+    def snap(self):
+        """Snapshots and the recorder: names and the world's blocks (snapshot.py)."""
+        from .snapshot import Snapshot
+        return Snapshot(self)
+
     def fixed_names(self):
-        return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
+        return [*self.snap.names(), self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
                 self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values(),

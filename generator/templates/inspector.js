@@ -38,6 +38,8 @@ const state = {
   page: 0,
   pageSize: 50,
   diff: null, // { lines, summary }
+  recording: null, // an open recording: { name, frames, cache, frame, against }
+  changed: null, // ids that changed since the frame compared against (a recording)
   diffPage: 0,
   hidden: new Set(), // components whose columns the column chooser hides
 };
@@ -88,6 +90,12 @@ function readDump(text, name) {
   } catch (e) {
     throw new DumpError(`${name}: malformed JSON: ${e.message}`);
   }
+  if (isRecording(doc)) return { name, recording: recordingFrames(doc, name) };
+  return checkDump(doc, name);
+}
+
+// A parsed document checked as readDump checks a dump.
+function checkDump(doc, name) {
   if (doc === null || typeof doc !== "object" || Array.isArray(doc))
     throw new DumpError(`${name}: (document): expected an object (a saved world), got ${describe(doc)}`);
   if (tooDeep(doc)) throw new DumpError(`${name}: malformed JSON: nested deeper than ${MAX_DEPTH} levels (a load refuses it)`);
@@ -144,6 +152,84 @@ function tooDeep(v) {
   return false;
 }
 
+// ---- recordings (<name>_recorder_save_all, docs/debugging-with-dumps.md "Flight recorder") ----
+
+function isRecording(doc) {
+  return doc !== null && typeof doc === "object" && !Array.isArray(doc) && has(doc, "recording") && has(doc, "first");
+}
+
+// Every frame of a recording as a saved world, oldest first: the first in full, each delta
+// applied to the frame before (singletons, removed, entities, changed). Throws DumpError
+// naming the path in the recording.
+function recordingFrames(doc, name) {
+  const slotOf = (id, path) => {
+    const m = typeof id === "string" ? ID_RE.exec(id) : null;
+    if (!m) throw new DumpError(`${name}: ${path}: expected an entity id like "5v0", got ${describe(id)}`);
+    return Number(m[1]);
+  };
+  const first = doc.first;
+  if (first === null || typeof first !== "object" || Array.isArray(first))
+    throw new DumpError(`${name}: first: expected a saved world, got ${describe(first)}`);
+  if (!Array.isArray(doc.deltas)) throw new DumpError(`${name}: deltas: expected an array, got ${describe(doc.deltas)}`);
+  let bySlot = new Map();
+  (Array.isArray(first.entities) ? first.entities : []).forEach((e, k) => bySlot.set(slotOf(e && e.id, `first.entities[${k}].id`), e));
+  let singletons = first.singletons || {};
+  const head = Object.fromEntries(Object.entries(first).filter(([k]) => k !== "singletons" && k !== "entities"));
+  const frames = [first];
+  doc.deltas.forEach((d, n) => {
+    const where = `deltas[${n}]`;
+    if (d === null || typeof d !== "object" || Array.isArray(d)) throw new DumpError(`${name}: ${where}: expected an object, got ${describe(d)}`);
+    singletons = { ...singletons, ...(d.singletons || {}) };
+    bySlot = new Map(bySlot);
+    (d.removed || []).forEach((id, k) => {
+      const slot = slotOf(id, `${where}.removed[${k}]`);
+      if (!bySlot.has(slot)) throw new DumpError(`${name}: ${where}.removed[${k}]: no entity in this slot in the frame before`);
+      bySlot.delete(slot);
+    });
+    (d.entities || []).forEach((e, k) => bySlot.set(slotOf(e && e.id, `${where}.entities[${k}].id`), e));
+    (d.changed || []).forEach((e, k) => {
+      const slot = slotOf(e && e.id, `${where}.changed[${k}].id`);
+      const old = bySlot.get(slot);
+      if (!old || old.id !== e.id) throw new DumpError(`${name}: ${where}.changed[${k}].id: no entity with this id in the frame before`);
+      bySlot.set(slot, { ...old, ...e });
+    });
+    const entities = [...bySlot.keys()].sort((x, y) => x - y).map((s) => bySlot.get(s));
+    frames.push({ ...head, singletons, entities });
+  });
+  return frames;
+}
+
+// Shows frame k of the open recording as the open dump, and the diff from frame `against`
+// (default: the frame before) to it: "what changed since the previous frame", the changed
+// rows marked in the table.
+function showFrame(k, against) {
+  const rec = state.recording;
+  k = Math.max(0, Math.min(rec.frames.length - 1, k));
+  if (against === undefined || against === null) against = k > 0 ? k - 1 : null;
+  const dumpOf = (j) => {
+    if (!rec.cache.has(j)) rec.cache.set(j, checkDump(rec.frames[j], `${rec.name} frame ${j}`));
+    return rec.cache.get(j);
+  };
+  state.a = dumpOf(k);
+  state.b = against === null ? null : dumpOf(against);
+  rec.frame = k;
+  rec.against = against;
+  $("timeline-slider").value = String(k);
+  $("timeline-frame").textContent = `frame ${k} of ${rec.frames.length - 1}`;
+  $("timeline-against").value = against === null ? "" : String(against);
+  state.diff = state.b ? computeDiff(state.b, state.a) : null;
+  state.changed = new Set();
+  if (state.diff) for (const line of state.diff.lines) if (line.id) state.changed.add(line.id);
+  state.diffPage = 0;
+  applyFilter();
+  renderOverview();
+  renderRelations();
+  renderDiff();
+  if (state.diff) $("diff-files").textContent = `${state.b.name} → ${state.a.name}`;
+  $("status").textContent = `${rec.name}: recording of ${rec.frames.length} frames; frame ${k}: ${state.a.entities.length} entities` +
+    (state.b ? `, ${state.changed.size} changed since frame ${against}` : "");
+}
+
 async function openText(slot, textPromise, name) {
   const started = performance.now();
   $("status").textContent = `${name}: reading…`;
@@ -157,6 +243,22 @@ async function openText(slot, textPromise, name) {
     return false;
   }
   clearError();
+  if (dump.recording) {
+    state.recording = { name, frames: dump.recording, cache: new Map(), frame: 0, against: null };
+    const slider = $("timeline-slider");
+    slider.max = String(dump.recording.length - 1);
+    $("timeline").hidden = false;
+    $("entity").hidden = true;
+    state.page = 0;
+    showFrame(dump.recording.length - 1);
+    routeHash();
+    return true;
+  }
+  if (slot === "a") {
+    state.recording = null;
+    $("timeline").hidden = true;
+    state.changed = null;
+  }
   const before = state[slot];
   state[slot] = dump;
   const ms = performance.now() - started;
@@ -608,7 +710,7 @@ function renderTable() {
   const shown = shownColumns();
   for (let r = start; r < end; r++) {
     const e = state.a.entities[rows[r]];
-    const tr = el("tr", { "data-id": e.id });
+    const tr = el("tr", { "data-id": e.id, class: state.changed && state.changed.has(e.id) ? "changed" : null });
     for (const [column] of shown) {
       const v = cellValue(column, e);
       if (!column.comp) {
@@ -1060,7 +1162,8 @@ function renderDiff() {
   for (const line of diff.lines.slice(start, start + DIFF_PAGE)) {
     const li = el("li", { class: line.kind, "data-kind": line.kind });
     if (line.id) {
-      const slot = line.kind === "added" && line.entity ? "b" : "a";
+      // a recording's diff runs from state.b (the earlier frame) to state.a (the one shown)
+      const slot = line.entity && line.kind === (state.recording ? "removed" : "added") ? "b" : "a";
       const cut = line.text.indexOf(line.id);
       li.append(line.text.slice(0, cut), entityLink(line.id, slot), line.text.slice(cut + line.id.length));
     } else {
@@ -1090,6 +1193,15 @@ function init() {
   $("file-b").addEventListener("change", (ev) => {
     if (!state.a) showError("Open a dump first, then compare it with another.");
     else openFile("b", ev.target.files[0]);
+  });
+  $("timeline-slider").addEventListener("input", (ev) => showFrame(Number(ev.target.value)));
+  $("timeline-prev").addEventListener("click", () => state.recording && showFrame(state.recording.frame - 1));
+  $("timeline-next").addEventListener("click", () => state.recording && showFrame(state.recording.frame + 1));
+  $("timeline-against").addEventListener("change", (ev) => {
+    if (!state.recording) return;
+    const v = ev.target.value.trim();
+    const j = Number(v);
+    showFrame(state.recording.frame, v === "" || !Number.isInteger(j) || j < 0 || j >= state.recording.frames.length ? undefined : j);
   });
   $("filter-form").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -87,6 +87,7 @@ static long long failed_op;       /* the first operation a check failed in, -1 i
 static unsigned long long checks; /* checks made */
 static struct {
     unsigned long long spawns, prefabs, destroys, calls, loops, views, deferred, round_trips, refused, singles;
+    unsigned long long snapshots, restores, restores_refused;
     uint32_t peak;
 } stats;
 /* Hook calls per kind and component: made by the world's hooks, predicted by the model. */
@@ -914,6 +915,119 @@ static void round_trip(kit_world_t *w) {
     stats.round_trips++;
 }
 
+/* ---- Snapshots ------------------------------------------------------------------------ */
+
+/* A few snapshots of the world (full, or incremental from another's full root), each with
+ * the model as it was, the world's hash and document, and the id the next spawn will get.
+ * A restore must bring all of them back; one whose full root was taken again since is
+ * refused and changes nothing. */
+enum { SNAPS = 4 };
+typedef struct {
+    kit_snapshot_t *s;
+    bool taken;
+    int root;                 /* -1: full; else the slot whose full snapshot it is taken from */
+    unsigned epoch, root_epoch; /* takes of this slot; the root's when this was taken */
+    model_entity_t *model;
+    uint64_t *floor_gen;
+    ecs_entity_t *live, *stale, next_id;
+    uint32_t *live_pos, live_count, stale_count, pending_count;
+    cmd_t *pending;
+    kit_settings_t settings;
+    kit_counter_t counter;
+    uint64_t hash;
+    char *doc; /* NULL in big worlds (a document costs 50 us an entity) */
+} saved_t;
+static saved_t saved[SNAPS];
+
+static void snapshots_free(void) {
+    for (int k = 0; k < SNAPS; k++) {
+        saved_t *s = &saved[k];
+        kit_snapshot_free(s->s);
+        free(s->model), free(s->floor_gen), free(s->live), free(s->stale), free(s->live_pos), free(s->pending), free(s->doc);
+        memset(s, 0, sizeof *s);
+    }
+}
+
+/* The id kit_spawn will return next (from the entity table's free stack). */
+static ecs_entity_t next_spawn_id(const kit_world_t *w) {
+    const ecs_entities_t *t = &w->entities;
+    if (t->free_count) return ecs_entity_make(t->free[t->free_count - 1u], t->generation[t->free[t->free_count - 1u]]);
+    return t->used < LIMIT ? ecs_entity_make(t->used, 0) : ECS_NULL;
+}
+
+static void snapshot_op(kit_world_t *w) {
+    int k = (int)below(SNAPS);
+    saved_t *s = &saved[k];
+    if (!s->s && !(s->s = kit_snapshot_new())) exit(2);
+    if (!s->model) {
+        s->model = malloc(sizeof model), s->floor_gen = malloc(sizeof floor_gen), s->live = malloc(sizeof live);
+        s->stale = malloc(sizeof stale), s->live_pos = malloc(sizeof live_pos), s->pending = malloc(sizeof pending);
+        if (!s->model || !s->floor_gen || !s->live || !s->stale || !s->live_pos || !s->pending) exit(2);
+    }
+    int base = (int)below(SNAPS);
+    bool incremental = base != k && saved[base].taken && below(2);
+    int root = incremental ? (saved[base].root >= 0 ? saved[base].root : base) : -1;
+    if (root == k) incremental = false, root = -1; /* its own root: taken again, so a full one */
+    /* an incremental base must be restorable itself: its root unchanged and full */
+    bool possible = !incremental || saved[base].root < 0 ||
+                    (saved[root].epoch == saved[base].root_epoch && saved[root].taken && saved[root].root < 0);
+    s->epoch++;
+    bool ok = incremental ? kit_snapshot_take_since(w, s->s, saved[base].s) : kit_snapshot_take(w, s->s);
+    MCHECK(ok == possible);
+    s->taken = ok;
+    s->root = root;
+    s->root_epoch = root >= 0 ? saved[root].epoch : 0;
+    memcpy(s->model, model, sizeof model);
+    memcpy(s->floor_gen, floor_gen, sizeof floor_gen);
+    memcpy(s->live, live, live_count * sizeof *live);
+    memcpy(s->live_pos, live_pos, sizeof live_pos);
+    memcpy(s->stale, stale, stale_count * sizeof *stale);
+    memcpy(s->pending, pending, pending_count * sizeof *pending);
+    s->live_count = live_count, s->stale_count = stale_count, s->pending_count = pending_count;
+    s->settings = m_settings, s->counter = m_counter;
+    s->hash = kit_world_hash(w);
+    s->next_id = next_spawn_id(w);
+    free(s->doc);
+    s->doc = live_count < 2000 ? kit_world_to_json(w) : NULL;
+    stats.snapshots++;
+}
+
+static void restore_op(kit_world_t *w) {
+    int k = (int)below(SNAPS);
+    saved_t *s = &saved[k];
+    if (!s->taken) return;
+    bool valid = s->root < 0 || (saved[s->root].epoch == s->root_epoch && saved[s->root].taken && saved[s->root].root < 0);
+    uint64_t before = kit_world_hash(w);
+    bool ok = kit_snapshot_restore(w, s->s);
+    if (!MCHECK(ok == valid)) return;
+    if (!ok) { /* refused: nothing changed */
+        MCHECK(kit_world_hash(w) == before);
+        stats.restores_refused++;
+        return;
+    }
+    memcpy(model, s->model, sizeof model);
+    memcpy(floor_gen, s->floor_gen, sizeof floor_gen);
+    memcpy(live, s->live, s->live_count * sizeof *live);
+    memcpy(live_pos, s->live_pos, sizeof live_pos);
+    memcpy(stale, s->stale, s->stale_count * sizeof *stale);
+    memcpy(pending, s->pending, s->pending_count * sizeof *pending);
+    live_count = s->live_count, stale_count = s->stale_count, pending_count = s->pending_count;
+    m_settings = s->settings, m_counter = s->counter;
+    MCHECK(kit_world_hash(w) == s->hash);
+    MCHECK(kit_deferred_count(w) == pending_count);
+    if (s->doc) {
+        char *doc = kit_world_to_json(w);
+        MCHECK(doc && strcmp(doc, s->doc) == 0);
+        free(doc);
+    }
+    /* the free list as it was: the next spawn gets the same id as it would have then (before
+     * check_all, whose loops make changes of their own) */
+    MCHECK(next_spawn_id(w) == s->next_id);
+    if (s->next_id != ECS_NULL) MCHECK(spawn_both(w, false) == s->next_id);
+    check_all(w);
+    stats.restores++;
+}
+
 /* ---- One operation ------------------------------------------------------------------- */
 
 static void singleton_op(kit_world_t *w) {
@@ -957,6 +1071,7 @@ static void one_op(kit_world_t *w) {
     /* Loops, views and round trips cost O(live entities): rarer in big worlds (a round trip,
      * about 50 us per entity, most: about 3 s of them per million operations). */
     uint32_t loop_odds = 1 + 4000000u / (n + 400u), trip_odds = 1 + 100000u / (n + 50u);
+    uint32_t snap_odds = 1 + n / 500u; /* snapshots and restores cost O(slots): rarer in big worlds */
     uint32_t r = below(1000000);
     ecs_entity_t touched = ECS_NULL;
     if (r < trip_odds) {
@@ -986,6 +1101,9 @@ static void one_op(kit_world_t *w) {
         } else if (r < destroy_at + 110) {
             touched = random_target();
             ref_op(w, touched);
+        } else if (r < destroy_at + 114 && below(snap_odds) == 0) {
+            if (below(3)) snapshot_op(w);
+            else restore_op(w);
         } else {
             cmd_t c = random_cmd(random_target(), false);
             do_both(w, &c);
@@ -1043,6 +1161,7 @@ static long long run(long long ops, double seconds, bool periodic) {
     long long made = op_index;
     if (failed_op < 0) check_all(w); /* (op_index: the last operation's count) */
     (void)kit_apply_deferred(w); /* changes left waiting would stop world_free in a debug build */
+    snapshots_free();
     kit_world_free(w);
     return made;
 }
@@ -1083,6 +1202,8 @@ int main(int argc, char **argv) {
                " live entities\n",
                stats.spawns, stats.prefabs, stats.destroys, stats.calls, stats.deferred, stats.loops, stats.views,
                stats.round_trips, stats.refused, stats.singles, stats.peak);
+        printf("test_model: %llu snapshots taken, %llu restored (world hash, document, model and next id compared), "
+               "%llu refused (root taken again)\n", stats.snapshots, stats.restores, stats.restores_refused);
         return 0;
     }
     /* The shortest failing prefix: run(lo) passes, run(hi) fails. The reruns check as the

@@ -459,6 +459,49 @@ class DumpTest(unittest.TestCase):
                                     text=True, timeout=30)
             self.assertEqual(result.returncode, 2, result.stderr)
 
+    # ---- recordings ------------------------------------------------------------------------
+
+    def test_recording_of_the_demo(self):
+        """The demo's flight recorder (--record): its newest frame, extracted, is byte for byte
+        the dump --save writes; stats lists the frames; diff compares two of them; the
+        inspector program (the C loader) loads an extracted frame."""
+        rec, last = os.path.join(self.dir, "rec.json"), os.path.join(self.dir, "last.json")
+        result = run(DEMO, "--seconds", "1", "--seed", "3", "--save", last, "--record", rec)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("recorded the last 60 frames to", result.stdout)
+        newest = tool("frame", rec, "-1")
+        self.assertEqual(newest.returncode, 0, newest.stderr)
+        with open(last, encoding="utf-8") as f:
+            self.assertEqual(newest.stdout, f.read())
+        self.assertEqual(tool("frame", rec, "59").stdout, newest.stdout)
+        lines = tool("stats", rec).stdout.splitlines()
+        self.assertEqual(lines[0], f"{rec}: recording of 60 frames (0 the oldest, 59 the newest)")
+        self.assertRegex(lines[2], r"^frame 1: \d+ entities; \d+ changed, \d+ added, \d+ removed$")
+        diff = tool("diff", rec, "57", "59")
+        self.assertEqual(diff.returncode, 1, diff.stderr)
+        self.assertEqual(diff.stdout.splitlines()[0], "singletons.clock.frame: 58 -> 60")
+        self.assertEqual((tool("diff", rec, "59", "-1").returncode, tool("diff", rec, "59", "-1").stdout), (0, ""))
+        frame = self.write("frame.json", tool("frame", rec, "10").stdout)
+        loaded = run(INSPECT, frame)
+        self.assertEqual(loaded.returncode, 0, loaded.stderr)
+        # A failed frame check writes the frames that led to it, then aborts.
+        crash = os.path.join(self.dir, "crash.json")
+        result = run(DEMO, "--seconds", "2", "--seed", "3", "--record", crash, "--fail-at", "50")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn(f"demo: the last 50 frames are in {crash}", result.stderr)
+        self.assertIn("recording of 50 frames", tool("stats", crash).stdout)
+        # Trouble: a frame not held, a recording given where two dumps are expected, a bad delta.
+        self.assertIn("the recording holds frames 0 to 59", tool("frame", rec, "60").stderr)
+        self.assertEqual(tool("diff", rec, last).returncode, 2)
+        self.assertEqual(tool("frame", last, "0").returncode, 2)
+        with open(rec, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["deltas"][3]["removed"] = ["99999v0"]
+        bad = self.write("bad.json", doc)
+        result = tool("frame", bad, "-1")
+        self.assertEqual((result.returncode, result.stderr),
+                         (2, f"{bad}: deltas[3].removed[0]: no entity in this slot in the frame before\n"))
+
     def test_cli(self):
         self.assertRegex(tool("--version").stdout, r"^ecsgen-dump \d+\.\d+\.\d+\n$")
         self.assertEqual(tool().returncode, 2)

@@ -283,7 +283,11 @@ def c_name_clashes(doc):
     for fixed in ("world", "components", "singletons", "spawn_desc", "iter", "world_new", "world_free",
                   "spawn", "destroy", "alive", "count", "world_to_json", "world_from_json", "world_save",
                   "world_load", "entity_to_json", "world_init", "world_fini", "query", "view",
-                  "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count", "hooks", "hook_fn"):
+                  "defer_destroy", "defer_spawn", "apply_deferred", "deferred_count", "hooks", "hook_fn",
+                  "snapshot", "recorder", "snapshot_new", "snapshot_free", "snapshot_take", "snapshot_take_since",
+                  "snapshot_restore", "snapshot_memory", "recorder_new", "recorder_free", "recorder_record",
+                  "recorder_restore", "recorder_frames", "recorder_capacity", "recorder_save_frame",
+                  "recorder_save_all", "recorder_load", "recorder_memory", "recorder_clear"):
         claim(f"{p}_{fixed}", "fixed")
         claim(f"{p}_{fixed}_t", "fixed")
     for cname, spec in doc["components"].items():

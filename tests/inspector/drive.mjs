@@ -241,6 +241,44 @@ try {
   assert.equal(await text("#entity-body p"), "In proto_b.json: changed fields are marked (A → B).");
   assert.deepEqual(await page.$$eval("#entity-body .card", (cards) => cards.map((c) => c.dataset.component)), []);
 
+  // A recording of the demo's last 300 frames (demo --record): the timeline opens at the
+  // newest frame, which is the demo's final save; stepping back shows each frame and what
+  // changed since the one before (rows marked, the diff listed); any two frames diff.
+  await page.goto(`${base}?dump=rec.json`);
+  await page.waitForFunction(() => !document.getElementById("timeline").hidden, { timeout: 60000 });
+  const last = JSON.parse(fs.readFileSync(file("rec_last.json"), "utf8"));
+  const timeline = () => page.evaluate(() => ({
+    slider: document.getElementById("timeline-slider").value, max: document.getElementById("timeline-slider").max,
+    frame: document.getElementById("timeline-frame").textContent, total: document.getElementById("entity-total").textContent,
+    summary: document.getElementById("diff-summary").textContent, files: document.getElementById("diff-files").textContent,
+    marked: document.querySelectorAll("#table tbody tr.changed").length,
+    clock: document.getElementById("singletons").textContent, diffHidden: document.getElementById("diff").hidden,
+  }));
+  let t = await timeline();
+  assert.equal(t.max, "299");
+  assert.equal(t.slider, "299");
+  assert.equal(t.frame, "frame 299 of 299");
+  assert.ok(t.total.startsWith(`${last.entities.length} entities`), t.total);
+  assert.ok(t.clock.includes(String(last.singletons.clock.frame)), t.clock);
+  assert.equal(t.files, "rec.json frame 298 → rec.json frame 299");
+  assert.match(t.summary, /changed/);
+  assert.ok(t.marked > 0, "changed rows are marked");
+  for (let k = 298; k >= 290; k--) { // step back through the timeline
+    await page.click("#timeline-prev");
+    await page.waitForFunction((want) => document.getElementById("timeline-frame").textContent === want, {}, `frame ${k} of 299`);
+    t = await timeline();
+    assert.equal(t.files, `rec.json frame ${k - 1} → rec.json frame ${k}`);
+    assert.ok(t.clock.includes(String(last.singletons.clock.frame - (299 - k))), t.clock);
+  }
+  await page.$eval("#timeline-slider", (s) => { s.value = "0"; s.dispatchEvent(new Event("input")); });
+  await page.waitForFunction(() => document.getElementById("timeline-frame").textContent === "frame 0 of 299");
+  t = await timeline();
+  assert.equal(t.diffHidden, true, "frame 0 has no frame before");
+  await page.$eval("#timeline-slider", (s) => { s.value = "150"; s.dispatchEvent(new Event("input")); });
+  await page.$eval("#timeline-against", (s) => { s.value = "10"; s.dispatchEvent(new Event("change")); });
+  await page.waitForFunction(() => document.getElementById("diff-files").textContent === "rec.json frame 10 → rec.json frame 150");
+  assert.match(await page.$eval("#diff-lines", (l) => l.textContent), /singletons\.clock\.frame: \d+ -> \d+/);
+
   // A page opened from a file cannot fetch ?dump= (browsers forbid it): it says what to do.
   await page.goto(`file://${file("game_inspector.html")}?dump=a.json`);
   await page.waitForFunction(() => !document.getElementById("error").hidden);

@@ -38,6 +38,9 @@ def main(argv):
         subprocess.run([make_worlds, "2000", c, d], check=True)
         subprocess.run([demo, "--seconds", "1", "--save", os.path.join(work, "demo.json")], check=True,
                        stdout=subprocess.DEVNULL)
+        # a recording of the demo's last 300 frames (its flight recorder), and the newest frame as a dump
+        subprocess.run([demo, "--seconds", "6", "--record", os.path.join(work, "rec.json"),
+                        "--save", os.path.join(work, "rec_last.json")], check=True, stdout=subprocess.DEVNULL)
         # ecsgen-dump's own diff (of the small pair: Python takes long over 100k entities):
         # the page must list the same lines.
         diff = subprocess.run([sys.executable, os.path.join(ROOT, "generator", "ecsgen_dump.py"), "diff", c, d],

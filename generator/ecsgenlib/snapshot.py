@@ -1,0 +1,81 @@
+"""Snapshots and the flight recorder (templates snapshot.h.j2 / snapshot.c.j2): their names,
+and the list of a world's owned memory blocks that a snapshot copies.
+
+Every array a world owns and that holds state is a block here: a snapshot copies each one's
+live bytes, a restore writes them back, the recorder compares them frame to frame. A new
+structure in the world (a relation's reverse index, say) is covered by adding its arrays to
+`blocks` (and what its sizes are counted by to `scalars`, its growth to `fits`)."""
+
+from collections import namedtuple
+
+# c: a comment; data: the world's array (an lvalue of world `w`); count: its live elements,
+# read from world `o` (the taken world's struct, or `w` itself when taking).
+Block = namedtuple("Block", "what data count")
+
+
+class Snapshot:
+    def __init__(self, schema):
+        s = self.s = schema
+        n = schema.names
+        self.type, self.tag = n.type("snapshot"), n.fn("snapshot")
+        self.recorder_type, self.recorder_tag = n.type("recorder"), n.fn("recorder")
+        self.fns = {k: n.fn(*k.split(".")) for k in (
+            "snapshot_new", "snapshot_free", "snapshot_take", "snapshot_take_since", "snapshot_restore",
+            "snapshot_memory", "recorder_new", "recorder_free", "recorder_record", "recorder_restore",
+            "recorder_frames", "recorder_capacity", "recorder_save_frame", "recorder_save_all",
+            "recorder_load", "recorder_memory", "recorder_clear")}
+        self.blocks_fn = n.internal("snap", "blocks")
+        self.restore_fn = n.internal("snap", "restore")
+        self.fit_fn = n.internal("snap", "fit")
+        self.block_count = schema.upper_internal("SNAP_BLOCKS")
+        self.save_frame_fn = n.internal("snap", "frame", "world")
+
+    def names(self):
+        return [self.type, self.tag, self.recorder_type, self.recorder_tag, *self.fns.values()]
+
+    @property
+    def blocks(self):
+        """Every owned array, in a fixed order; block 0 (the world struct) comes first and is
+        not listed here."""
+        s = self.s
+        out = [
+            Block("generations", "w->entities.generation", "o->entities.used"),
+            Block("live bits", "w->entities.live", "((size_t)o->entities.used + 63u) / 64u"),
+            Block("marks", "w->entities.mark", "o->entities.used"),
+            Block("free stack", "w->entities.free", "o->entities.free_count"),
+        ]
+        ids = {c.name for c in s.id_pools}
+        for c in s.sparse_pooled:
+            p = f"w->components.{c.name}"
+            count = f"o->components.{c.name}.set.count"
+            out.append(Block(f"{c.name}: members", f"{p}.set.{'id' if c.name in ids else 'index'}", count))
+            for f in c.fields:
+                out.append(Block(f"{c.name}.{f.name}", f"{p}.{f.name}", count))
+        if s.slotted:
+            out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u"))
+            rows = "(o->entities.used < o->slot_rows ? o->entities.used : o->slot_rows)"
+            for c in s.slotted_data:
+                for f in c.fields:
+                    out.append(Block(f"{c.name}.{f.name} (slot rows)", f"w->components.{c.name}.{f.name}", rows))
+        if s.groups:
+            out.append(Block("pending group members", "w->pending.ids", "o->pending.count"))
+        out.append(Block("deferred commands", "w->deferred.commands", "o->deferred.count"))
+        if s.data:
+            out.append(Block("deferred values", "w->deferred.values", "o->deferred.value_count"))
+        return out
+
+    @property
+    def scalars(self):
+        """The world struct's members a restore copies from the taken world (lvalues of `w`,
+        read as the same member of `o`); capacities, hooks and checks stay the world's own."""
+        s = self.s
+        out = ["entities.free_count", "entities.used", "entities.alive"]
+        for c in s.sparse_pooled:
+            out += [f"components.{c.name}.set.count", f"components.{c.name}.set.ordered"]
+        out += ["nonempty_pools", "singletons"] if s.singletons else ["nonempty_pools"]
+        if s.slotted:
+            out.append("slot_count")
+        if s.groups:
+            out += ["groups", "pending.count", "pending.overflow"]
+        out += ["deferred.count", "deferred.value_count"] if s.data else ["deferred.count"]
+        return out
