@@ -93,7 +93,12 @@ def _build_component(errors, file, names, cname, spec):
         errors.append(SchemaError(file, f"{path}.storage", "a singleton has no storage choice",
                                   "it is stored once, in the world: drop \"storage\""))
         return None
-    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
+    layout = spec.get("layout", "soa")
+    if (tag or singleton) and "layout" in spec:
+        errors.append(SchemaError(file, f"{path}.layout", f"a {'tag' if tag else 'singleton'} has no layout choice",
+                                  "a tag has no fields; a singleton is one value in the world: drop \"layout\""))
+        return None
+    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage, layout)
     component.was = list(spec.get("was", []))
     component.removed_fields = list(spec.get("removed_fields", []))
     if tag and component.removed_fields:
