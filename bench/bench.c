@@ -6,7 +6,7 @@
  * table shows the median of several runs of each and the median of their per-run ratios
  * (the two run alternately). Absolute times drift on a shared machine; the ratios less.
  *
- *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]
+ *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct] [--workload TEXT]
  *
  * --quick: N = 10k and one run, to prove every workload works (under 10 s even in debug
  * and sanitizer builds); --json: the results as a JSON array instead of a table; --n,
@@ -224,6 +224,9 @@ static double base_memory_n(size_t n) {
 
 /* ---- The workloads, once per schema size ---------------------------------------------- */
 
+/* A view's field: STRUCT_LAYOUT, position, velocity and data have "layout": "struct". */
+#define STRUCT_LAYOUT 0
+#define VF(v, c, f, row) ((v).c.f[row])
 #define SLOT_STORAGE 0
 #define S(x) bench32_##x
 #define SU(x) BENCH32_##x
@@ -257,17 +260,44 @@ static double base_memory_n(size_t n) {
 #undef SU
 #undef W
 #undef SLOT_STORAGE
+#undef STRUCT_LAYOUT
+#undef VF
+
+#define STRUCT_LAYOUT 1
+#define VF(v, c, f, row) ((v).c.rows[row].f)
+#define SLOT_STORAGE 0
+#define S(x) bench32struct_##x
+#define SU(x) BENCH32STRUCT_##x
+#define W(x) w32struct_##x
+#include "workloads.h"
+#undef S
+#undef SU
+#undef W
+#undef SLOT_STORAGE
+#define SLOT_STORAGE 1
+#define S(x) bench32slotstruct_##x
+#define SU(x) BENCH32SLOTSTRUCT_##x
+#define W(x) w32slotstruct_##x
+#include "workloads.h"
+#undef S
+#undef SU
+#undef W
+#undef SLOT_STORAGE
+#undef STRUCT_LAYOUT
+#undef VF
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const struct {
     int components;
-    const char *storage; /* of position and velocity */
+    const char *storage; /* of position and velocity; "+struct": position, velocity and data have "layout": "struct" */
     const workload_t *workloads;
     size_t count;
 } schemas[] = {
     { 32, "sparse", w32_workloads, COUNT(w32_workloads) },
     { 32, "slot", w32slot_workloads, COUNT(w32slot_workloads) },
+    { 32, "sparse+struct", w32struct_workloads, COUNT(w32struct_workloads) },
+    { 32, "slot+struct", w32slotstruct_workloads, COUNT(w32slotstruct_workloads) },
     { 128, "sparse", w128_workloads, COUNT(w128_workloads) },
     { 512, "sparse", w512_workloads, COUNT(w512_workloads) },
 };
@@ -354,16 +384,17 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--components") && (!strcmp(value, "32") || !strcmp(value, "128") || !strcmp(value, "512")))
             only_components = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workload") && *value) only_workload = argv[++i];
-        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot"))) only_storage = argv[++i];
+        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot") ||
+                                                    !strcmp(value, "sparse+struct") || !strcmp(value, "slot+struct"))) only_storage = argv[++i];
         else {
-            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot] [--workload TEXT]\n", MAX_RUNS);
+            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct] [--workload TEXT]\n", MAX_RUNS);
             return 2;
         }
     }
     if (quick) sizes[0] = 10000, nsizes = 1;
     if (quick) runs = 1;
     if (json) printf("[\n");
-    else printf("%-32s %-12s %5s %-7s %8s %10s %10s %7s\n", "workload", "unit", "comps", "storage", "N", "ecsgen", "baseline", "ratio");
+    else printf("%-32s %-12s %5s %-13s %8s %10s %10s %7s\n", "workload", "unit", "comps", "storage", "N", "ecsgen", "baseline", "ratio");
     bool first = true;
     for (size_t s = 0; s < COUNT(schemas); s++) {
         if (only_components && schemas[s].components != only_components) continue;
@@ -380,7 +411,7 @@ int main(int argc, char **argv) {
                            first ? "" : ",\n", wl->name, wl->unit, schemas[s].components, schemas[s].storage, sizes[k],
                            m.ecs, m.baseline, m.ratio);
                 else
-                    printf("%-32s %-12s %5d %-7s %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
+                    printf("%-32s %-12s %5d %-13s %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
                            schemas[s].storage, sizes[k], m.ecs, m.baseline, m.ratio);
                 first = false;
                 fflush(stdout);

@@ -64,8 +64,8 @@ static double W(create_literal)(size_t n) {
 static void W(move_view)(S(world_t) *w, float dt) {
     S(move_view_t) v = S(query_move)(w);
     for (size_t i = 0; i < v.count; i++) {
-        v.position.x[SU(MOVE_ROW)(v, position, i)] += v.velocity.x[SU(MOVE_ROW)(v, velocity, i)] * dt;
-        v.position.y[SU(MOVE_ROW)(v, position, i)] += v.velocity.y[SU(MOVE_ROW)(v, velocity, i)] * dt;
+        VF(v, position, x, SU(MOVE_ROW)(v, position, i)) += VF(v, velocity, x, SU(MOVE_ROW)(v, velocity, i)) * dt;
+        VF(v, position, y, SU(MOVE_ROW)(v, position, i)) += VF(v, velocity, y, SU(MOVE_ROW)(v, velocity, i)) * dt;
     }
 }
 
@@ -76,7 +76,7 @@ static double W(iterate_view)(size_t n) {
     double t0 = now_ns();
     for (size_t r = 0; r < reps; r++) W(move_view)(w, bench_dt);
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -96,7 +96,7 @@ static double W(iterate_view_changed)(size_t n) {
     }
     double t = now_ns() - t0;
     if (S(query_move)(w).count != n) fail("view changed: wrong count");
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     free(ids);
     return t / (double)(reps * n);
@@ -112,12 +112,12 @@ static double W(iterate_view_2_threads)(size_t n) {
         S(move_view_t) v = S(query_move)(w);
         _Pragma("omp parallel for num_threads(2) schedule(static)")
         for (size_t i = 0; i < v.count; i++) {
-            v.position.x[i] += v.velocity.x[i] * dt;
-            v.position.y[i] += v.velocity.y[i] * dt;
+            VF(v, position, x, i) += VF(v, velocity, x, i) * dt;
+            VF(v, position, y, i) += VF(v, velocity, y, i) * dt;
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -135,7 +135,7 @@ static double W(iterate_each)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -153,7 +153,7 @@ static double W(iterate_system)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -169,13 +169,13 @@ static double W(iterate_sparse)(size_t n) {
         S(move_data_view_t) v = S(query_move_data)(w);
         for (size_t i = 0; i < v.count; i++) {
             size_t p = SU(MOVE_DATA_ROW)(v, position, i), q = SU(MOVE_DATA_ROW)(v, velocity, i);
-            float d = v.data.value[SU(MOVE_DATA_ROW)(v, data, i)];
-            v.position.x[p] += v.velocity.x[q] * d * dt;
-            v.position.y[p] += v.velocity.y[q] * d * dt;
+            float d = VF(v, data, value, SU(MOVE_DATA_ROW)(v, data, i));
+            VF(v, position, x, p) += VF(v, velocity, x, q) * d * dt;
+            VF(v, position, y, p) += VF(v, velocity, y, q) * d * dt;
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * matched);
 }

@@ -96,7 +96,8 @@ def _build_component(errors, file, names, cname, spec):
     layout = spec.get("layout", "soa")
     if (tag or singleton) and "layout" in spec:
         errors.append(SchemaError(file, f"{path}.layout", f"a {'tag' if tag else 'singleton'} has no layout choice",
-                                  "a tag has no fields; a singleton is one value in the world: drop \"layout\""))
+                                  "a tag has no fields to lay out: drop \"layout\"" if tag else
+                                  "it is stored once, in the world: drop \"layout\""))
         return None
     component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage, layout)
     component.was = list(spec.get("was", []))

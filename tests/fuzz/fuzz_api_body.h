@@ -235,7 +235,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(mv.entity[i]);
         EXPECT(x && F(match)(Q_MOVE, x->has), "move view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "move view lists an entity twice");
-        EXPECT(same_f32(mv.pos.x[U(MOVE_ROW)(mv, pos, i)], x->pos.x) && same_f64(mv.vel.x[U(MOVE_ROW)(mv, vel, i)], x->vel.x),
+        EXPECT(same_f32(mv.pos.x[U(MOVE_ROW)(mv, pos, i)], x->pos.x) && same_f64(mv.vel.rows[U(MOVE_ROW)(mv, vel, i)].x, x->vel.x),
                "move view values");
     }
     fault_mark();
@@ -247,8 +247,8 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(fv.entity[i]);
         EXPECT(x && F(match)(Q_FAST, x->has), "fast view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "fast view lists an entity twice");
-        EXPECT(same_f32(fv.pos.y[U(FAST_ROW)(fv, pos, i)], x->pos.y) && fv.kinds.i64[U(FAST_ROW)(fv, kinds, i)] == x->kinds.i64 &&
-               fv.kinds.ids[U(FAST_ROW)(fv, kinds, i)][1] == x->kinds.ids[1],
+        EXPECT(same_f32(fv.pos.y[U(FAST_ROW)(fv, pos, i)], x->pos.y) && fv.kinds.rows[U(FAST_ROW)(fv, kinds, i)].i64 == x->kinds.i64 &&
+               fv.kinds.rows[U(FAST_ROW)(fv, kinds, i)].ids[1] == x->kinds.ids[1],
                "fast view values");
     }
     fault_mark();
@@ -269,7 +269,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(bv.entity[i]);
         EXPECT(x && F(match)(Q_BUILT, x->has), "built view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "built view lists an entity twice");
-        EXPECT(U(BUILT_ROW)(bv, pos, i) == i && same_f32(bv.pos.x[i], x->pos.x) && bv.kinds.u16[i] == x->kinds.u16,
+        EXPECT(U(BUILT_ROW)(bv, pos, i) == i && same_f32(bv.pos.x[i], x->pos.x) && bv.kinds.rows[i].u16 == x->kinds.u16,
                "built view values");
     }
 }
@@ -749,7 +749,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.kinds.u32[U(FAST_ROW)(v, kinds, i)] ^= 0x5au;
+            v.kinds.rows[U(FAST_ROW)(v, kinds, i)].u32 ^= 0x5au;
             x->kinds.u32 ^= 0x5au;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
         }

@@ -258,7 +258,7 @@ static void loop_view_draw(views_world_t *a, views_world_t *b) {
     views_draw_view_t v = views_query_draw(a);
     for (size_t i = 0; i < v.count; i++) {
         visit(v.entity[i]);
-        CHECK(!strcmp(v.sprite.name[VIEWS_DRAW_ROW(v, sprite, i)], views_get_sprite(a, v.entity[i]).name));
+        CHECK(!strcmp(v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].name, views_get_sprite(a, v.entity[i]).name));
         CHECK(v.position.y[VIEWS_DRAW_ROW(v, position, i)] == views_get_position(a, v.entity[i]).y);
         maybe_defer(a, b);
     }

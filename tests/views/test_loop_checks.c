@@ -52,7 +52,7 @@ static void run_case(int which) {
     case 3: { /* destroy inside a view loop (non-owned query) */
         views_draw_view_t v = views_query_draw(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.sprite.frames[VIEWS_DRAW_ROW(v, sprite, i)][0] = 1;
+            v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].frames[0] = 1;
             views_destroy(w, v.entity[i]);
         }
         break;

@@ -80,11 +80,11 @@ static bool matches(const shadow_t *s, const int *all, size_t nall, const int *n
 #define VALUES_move_free(v, s, i)                                                             \
     CHECK(v.position.x[VIEWS_MOVE_FREE_ROW(v, position, i)] == s->px &&                      \
           v.velocity.x[VIEWS_MOVE_FREE_ROW(v, velocity, i)] == s->vx &&                      \
-          v.mass.kg[VIEWS_MOVE_FREE_ROW(v, mass, i)] == s->kg)
+          v.mass.rows[VIEWS_MOVE_FREE_ROW(v, mass, i)].kg == s->kg)
 #define VALUES_draw(v, s, i)                                                                  \
     CHECK(v.position.x[VIEWS_DRAW_ROW(v, position, i)] == s->px &&                           \
-          !strcmp(v.sprite.name[VIEWS_DRAW_ROW(v, sprite, i)], s->name))
-#define VALUES_heavy(v, s, i) CHECK(v.mass.kg[VIEWS_HEAVY_ROW(v, mass, i)] == s->kg)
+          !strcmp(v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].name, s->name))
+#define VALUES_heavy(v, s, i) CHECK(v.mass.rows[VIEWS_HEAVY_ROW(v, mass, i)].kg == s->kg)
 #define VALUES_tagged(v, s, i) (void)(v)
 
 static void verify(views_world_t *w) {
@@ -232,7 +232,7 @@ static void spawn_joins_groups(void) {
     ecs_entity_t d = views_spawn(w, &(views_spawn_desc_t){ .position = &p, .velocity = &v, .mass = &m });
     CHECK_EQ(w->pending.count, 1);
     views_move_free_view_t fv = views_query_move_free(w);
-    CHECK(fv.count == 1 && fv.entity[0] == d && fv.mass.kg[0] == 3.0 && fv.position.x[0] == 1.0f);
+    CHECK(fv.count == 1 && fv.entity[0] == d && fv.mass.rows[0].kg == 3.0 && fv.position.x[0] == 1.0f);
     CHECK_EQ(views_query_move(w).count, 5);
     CHECK(views_query_heavy(w).count == 1 && views_query_heavy(w).entity[0] == d);
     views_world_free(w);
