@@ -1069,7 +1069,13 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define EDITOR_FIELD(it, c, f) EDITOR__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout. */
+#define EDITOR__CELL_position(p, f, r) ((p).f[r])
+#define EDITOR__CELL_velocity(p, f, r) ((p).f[r])
+#define EDITOR__CELL_health(p, f, r) ((p).f[r])
+#define EDITOR__CELL_name(p, f, r) ((p).f[r])
+#define EDITOR__CELL_gizmo(p, f, r) ((p).f[r])
 #define EDITOR_ROW(it, c) ((it##__##c)->c)
 #define EDITOR__DECL(it, c) *const it##__##c = &it
 #define EDITOR__USE(it, c) (void)it##__##c

@@ -1640,7 +1640,17 @@ static inline void game__loop_leave(game_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define GAME_FIELD(it, c, f) GAME__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout. */
+#define GAME__CELL_position(p, f, r) ((p).f[r])
+#define GAME__CELL_velocity(p, f, r) ((p).f[r])
+#define GAME__CELL_health(p, f, r) ((p).f[r])
+#define GAME__CELL_name(p, f, r) ((p).f[r])
+#define GAME__CELL_target(p, f, r) ((p).f[r])
+#define GAME__CELL_cargo(p, f, r) ((p).f[r])
+#define GAME__CELL_mood(p, f, r) ((p).f[r])
+#define GAME__CELL_lifetime(p, f, r) ((p).f[r])
+#define GAME__CELL_radius(p, f, r) ((p).f[r])
 #define GAME_ROW(it, c) ((it##__##c)->c)
 #define GAME__DECL(it, c) *const it##__##c = &it
 #define GAME__USE(it, c) (void)it##__##c

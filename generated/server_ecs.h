@@ -1170,7 +1170,14 @@ static inline void server__loop_leave(server_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define SERVER_FIELD(it, c, f) SERVER__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout. */
+#define SERVER__CELL_position(p, f, r) ((p).f[r])
+#define SERVER__CELL_velocity(p, f, r) ((p).f[r])
+#define SERVER__CELL_health(p, f, r) ((p).f[r])
+#define SERVER__CELL_name(p, f, r) ((p).f[r])
+#define SERVER__CELL_target(p, f, r) ((p).f[r])
+#define SERVER__CELL_connection(p, f, r) ((p).f[r])
 #define SERVER_ROW(it, c) ((it##__##c)->c)
 #define SERVER__DECL(it, c) *const it##__##c = &it
 #define SERVER__USE(it, c) (void)it##__##c
