@@ -30,6 +30,8 @@
 #include "bench128_ecs.h"
 #include "bench32_ecs.h"
 #include "bench32slot_ecs.h"
+#include "bench32slotstruct_ecs.h"
+#include "bench32struct_ecs.h"
 #include "bench512_ecs.h"
 
 typedef struct workload {
