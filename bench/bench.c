@@ -226,9 +226,8 @@ static double base_memory_n(size_t n) {
 
 /* ---- The workloads, once per schema size ---------------------------------------------- */
 
-/* A view's field: STRUCT_LAYOUT, position, velocity and data have "layout": "struct". */
+/* STRUCT_LAYOUT: position, velocity and data have "layout": "struct". */
 #define STRUCT_LAYOUT 0
-#define VF(v, c, f, row) ((v).c.f[row])
 #define SLOT_STORAGE 0
 #define S(x) bench32_##x
 #define SU(x) BENCH32_##x
@@ -263,10 +262,8 @@ static double base_memory_n(size_t n) {
 #undef W
 #undef SLOT_STORAGE
 #undef STRUCT_LAYOUT
-#undef VF
 
 #define STRUCT_LAYOUT 1
-#define VF(v, c, f, row) ((v).c.rows[row].f)
 #define SLOT_STORAGE 0
 #define S(x) bench32struct_##x
 #define SU(x) BENCH32STRUCT_##x
@@ -286,7 +283,6 @@ static double base_memory_n(size_t n) {
 #undef W
 #undef SLOT_STORAGE
 #undef STRUCT_LAYOUT
-#undef VF
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 

@@ -60,12 +60,12 @@ static double W(create_literal)(size_t n) {
 }
 
 /* The declared query's view: the loop the generated header shows, in the one form that also serves a
- * non-owned query (ROW is plain i here, since move owns its pools). */
+ * non-owned query (FIELD is v.c.f[i] here, since move owns its pools). */
 static void W(move_view)(S(world_t) *w, float dt) {
     S(move_view_t) v = S(query_move)(w);
     for (size_t i = 0; i < v.count; i++) {
-        VF(v, position, x, SU(MOVE_ROW)(v, position, i)) += VF(v, velocity, x, SU(MOVE_ROW)(v, velocity, i)) * dt;
-        VF(v, position, y, SU(MOVE_ROW)(v, position, i)) += VF(v, velocity, y, SU(MOVE_ROW)(v, velocity, i)) * dt;
+        SU(MOVE_FIELD)(v, position, x, i) += SU(MOVE_FIELD)(v, velocity, x, i) * dt;
+        SU(MOVE_FIELD)(v, position, y, i) += SU(MOVE_FIELD)(v, velocity, y, i) * dt;
     }
 }
 
@@ -112,8 +112,8 @@ static double W(iterate_view_2_threads)(size_t n) {
         S(move_view_t) v = S(query_move)(w);
         _Pragma("omp parallel for num_threads(2) schedule(static)")
         for (size_t i = 0; i < v.count; i++) {
-            VF(v, position, x, i) += VF(v, velocity, x, i) * dt;
-            VF(v, position, y, i) += VF(v, velocity, y, i) * dt;
+            SU(MOVE_FIELD)(v, position, x, i) += SU(MOVE_FIELD)(v, velocity, x, i) * dt;
+            SU(MOVE_FIELD)(v, position, y, i) += SU(MOVE_FIELD)(v, velocity, y, i) * dt;
         }
     }
     double t = now_ns() - t0;
@@ -168,10 +168,9 @@ static double W(iterate_sparse)(size_t n) {
     for (size_t r = 0; r < reps; r++) {
         S(move_data_view_t) v = S(query_move_data)(w);
         for (size_t i = 0; i < v.count; i++) {
-            size_t p = SU(MOVE_DATA_ROW)(v, position, i), q = SU(MOVE_DATA_ROW)(v, velocity, i);
-            float d = VF(v, data, value, SU(MOVE_DATA_ROW)(v, data, i));
-            VF(v, position, x, p) += VF(v, velocity, x, q) * d * dt;
-            VF(v, position, y, p) += VF(v, velocity, y, q) * d * dt;
+            float d = SU(MOVE_DATA_FIELD)(v, data, value, i);
+            SU(MOVE_DATA_FIELD)(v, position, x, i) += SU(MOVE_DATA_FIELD)(v, velocity, x, i) * d * dt;
+            SU(MOVE_DATA_FIELD)(v, position, y, i) += SU(MOVE_DATA_FIELD)(v, velocity, y, i) * d * dt;
         }
     }
     double t = now_ns() - t0;

@@ -77,11 +77,14 @@ static void fire(game_world_t *w, stats_t *st) {
     }
 }
 
+/* The declared query's view: a plain loop over its matches. GAME_MOVEMENT_FIELD is right
+ * whether or not the query owns its pools (docs/iteration.md). */
 static void move(game_world_t *w, float dt) {
-    GAME_EACH_MOVEMENT(w, it) {
-        float *x = &GAME_FIELD(it, position, x), *y = &GAME_FIELD(it, position, y);
-        *x = wrap(*x + GAME_FIELD(it, velocity, x) * dt);
-        *y = wrap(*y + GAME_FIELD(it, velocity, y) * dt);
+    game_movement_view_t v = game_query_movement(w);
+    for (size_t i = 0; i < v.count; i++) {
+        float *x = &GAME_MOVEMENT_FIELD(v, position, x, i), *y = &GAME_MOVEMENT_FIELD(v, position, y, i);
+        *x = wrap(*x + GAME_MOVEMENT_FIELD(v, velocity, x, i) * dt);
+        *y = wrap(*y + GAME_MOVEMENT_FIELD(v, velocity, y, i) * dt);
     }
 }
 

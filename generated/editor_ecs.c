@@ -271,8 +271,8 @@ editor_selection_view_t editor_query_selection(editor_world_t *w) {
     v.changes__ = w->checks__.changes;
 #endif
     v.row__.position = sc->in_place ? NULL : sc->position;
-    v.position.x = w->components.position.x;
-    v.position.y = w->components.position.y;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
     return v;
 }
 
@@ -404,6 +404,23 @@ bool editor_apply_deferred(editor_world_t *w) {
     if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
     w->deferred.applying__ = false;
     return left == 0;
+}
+
+/* With EDITOR_CHECKS on: stops the program when changes recorded with the editor_defer_ calls
+ * wait, never applied, at `call`: a world_free would lose them, a save's document lacks them. */
+static void editor__check_deferred(const editor_world_t *w, const char *call, bool save) {
+#if EDITOR_CHECKS
+    unsigned long n = w->deferred.count;
+    if (!n) return;
+    char text[512];
+    snprintf(text, sizeof text, "%lu deferred change%s (recorded with the editor_defer_ calls) %s never applied "
+             "and would be %s: call editor_apply_deferred(w) %s (docs/iteration.md)", n, n == 1 ? "" : "s",
+             n == 1 ? "was" : "were", save ? "missing from the document" : "lost",
+             save ? "before saving" : n == 1 ? "after the loop that records it" : "after the loop that records them");
+    ecs_check_fail(call, text);
+#else
+    (void)w, (void)call, (void)save;
+#endif
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
@@ -563,6 +580,7 @@ editor_world_t *editor_world_new(void) {
 void editor_world_free(editor_world_t *w) {
     if (!w) return;
     EDITOR__CHECK_NO_LOOP(w, "editor_world_free() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
+    editor__check_deferred(w, "editor_world_free()", false);
     ecs_meta_free_pools(w, &editor_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.selection.entity);
@@ -702,6 +720,16 @@ static inline uint64_t editor__pools_of(const editor_world_t *w, uint32_t i, uin
 
 bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+#if EDITOR__LOOP_CHECKS
+    /* The check each removal makes, here with destroy's own message: an entity with a component. */
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e))
+        for (uint32_t k = 0; k < editor_meta.pooled_count; k++)
+            if (ecs_meta_has(w, &editor_meta.components[editor_meta.pooled[k]], e))
+                ecs_check_fail("editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)", NULL);
+#endif
+#if EDITOR_CHECKS
+    uint64_t changes = w->checks__.changes;
+#endif
     bool result;
     if (w->hooks.any__ && !editor__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
@@ -721,6 +749,9 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
             }
         }
     }
+#if EDITOR_CHECKS
+    if (w->checks__.changes != changes) w->checks__.change = "destroy"; /* not the last "remove <c>" */
+#endif
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -858,6 +889,7 @@ fail:
 }
 
 char *editor_world_to_json(const editor_world_t *w) {
+    editor__check_deferred(w, "editor_world_to_json()", true);
     cJSON *doc = editor__json__world(w);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
@@ -1023,6 +1055,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
@@ -1032,6 +1065,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
 }
 
 bool editor_world_save(const editor_world_t *w, const char *path, ecs_error_t *err) {
+    editor__check_deferred(w, "editor_world_save()", true);
     ecs_error_t ignored;
     char *text = editor_world_to_json(w);
     bool ok = ecs_json_write_file(path, text, err ? err : &ignored);

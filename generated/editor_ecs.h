@@ -80,13 +80,29 @@ typedef struct editor_gizmo {
 
 /* Tags (membership only, no data): player selected. */
 
-/* ---- Defaults: the schema's values, as compound literals ----------------------------- */
+/* ---- Defaults: the schema's values --------------------------------------------------- */
+/* <NAME>_<C>_DEFAULT is a value (`editor_<c>_t v = <NAME>_<C>_DEFAULT;`) and has an address
+ * (`.<c> = &<NAME>_<C>_DEFAULT` in a spawn desc). In C a compound literal (at file scope also a
+ * constant initializer); in C++, where a temporary has no address, a constant object. */
 
+#ifndef __cplusplus
 #define EDITOR_POSITION_DEFAULT ((editor_position_t){ .x = 0.0f, .y = 0.0f })
 #define EDITOR_VELOCITY_DEFAULT ((editor_velocity_t){ .x = 0.0f, .y = 0.0f })
 #define EDITOR_HEALTH_DEFAULT ((editor_health_t){ .current = 0, .max = 100 })
 #define EDITOR_NAME_DEFAULT ((editor_name_t){ .value = "" })
 #define EDITOR_GIZMO_DEFAULT ((editor_gizmo_t){ .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f })
+#else
+static constexpr editor_position_t editor__position_default = { .x = 0.0f, .y = 0.0f };
+#define EDITOR_POSITION_DEFAULT editor__position_default
+static constexpr editor_velocity_t editor__velocity_default = { .x = 0.0f, .y = 0.0f };
+#define EDITOR_VELOCITY_DEFAULT editor__velocity_default
+static constexpr editor_health_t editor__health_default = { .current = 0, .max = 100 };
+#define EDITOR_HEALTH_DEFAULT editor__health_default
+static constexpr editor_name_t editor__name_default = { .value = "" };
+#define EDITOR_NAME_DEFAULT editor__name_default
+static constexpr editor_gizmo_t editor__gizmo_default = { .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f };
+#define EDITOR_GIZMO_DEFAULT editor__gizmo_default
+#endif
 
 /* ---- Pools and the world ----------------------------------------------------------- */
 /* A pool holds one array per field (structure of arrays): the value of field x for the
@@ -389,7 +405,7 @@ static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_position_pool_t *p = &w->components.position;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_position or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_position of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -493,7 +509,7 @@ static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_velocity_pool_t *p = &w->components.velocity;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -597,7 +613,7 @@ static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_health_pool_t *p = &w->components.health;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_health or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_health of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -689,7 +705,7 @@ static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_name_pool_t *p = &w->components.name;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_name or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_name of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -773,7 +789,7 @@ static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_player_pool_t *p = &w->components.player;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_player or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_player of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -825,7 +841,7 @@ static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_selected_pool_t *p = &w->components.selected;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_selected of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -883,7 +899,7 @@ static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32_t row) {
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo or editor_destroy of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo or editor_defer_destroy and call editor_apply_deferred after the loop (docs/iteration.md)");
+    EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
@@ -1070,7 +1086,8 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
 #define EDITOR_FIELD(it, c, f) EDITOR__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
-/* Field f of row r of pool p (an lvalue), in its component's layout. */
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
 #define EDITOR__CELL_position(p, f, r) ((p).f[r])
 #define EDITOR__CELL_velocity(p, f, r) ((p).f[r])
 #define EDITOR__CELL_health(p, f, r) ((p).f[r])
@@ -1182,20 +1199,26 @@ static inline bool editor__step(editor_iter_t *it) {
 #define EDITOR_EACH_SELECTION(w, it) EDITOR_EACH(w, it, position, selected)
 
 /* ---- Query views ------------------------------------------------------------------- */
-/* editor_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
- * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+/* editor_query_<q>(w) returns a view of query q's matches: count, entity[i], and
+ * <NAME>_<Q>_FIELD(v, c, f, i): field f of component c of match i, an lvalue. One loop form
+ * for every query, owned or not, whatever the storage:
  *     editor_movement_view_t v = editor_query_movement(w);
  *     for (size_t i = 0; i < v.count; i++)
- *         use(v.position.x[EDITOR_MOVEMENT_ROW(v, position, i)]);
- * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
- * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
- * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
- * by the next call while none of the query's components gained or lost members or moved
- * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
- * (the loop then branches once, outside, and vectorises). Either way the view holds while
+ *         use(EDITOR_MOVEMENT_FIELD(v, position, x, i));
+ * A component not in the query's `all` or a misspelt field does not compile; i is the match,
+ * never a row, so no pool's row can reach another pool. For an owned query (<Q>_OWNED 1) the
+ * matches sit packed at rows 0..count-1 of every pool in `all` and FIELD is v.<c>.<f>[i]: the
+ * loop runs over plain arrays and vectorises; the rows are independent, so
+ * `#pragma omp parallel for` splits the loop across cores. A non-owned query's view lists its
+ * matches (built by the call, O(smallest pool), and reused by the next call while none of the
+ * query's components gained or lost members or moved rows); FIELD looks the row up, or uses i
+ * when every match's row is its place in the list (the loop then branches once, outside, and
+ * vectorises). A non-owned view has no member v.<c>: v.<c>.<f>[i], right only while the query
+ * owns its pools, stops compiling when a schema edit takes the ownership away, and FIELD
+ * keeps its meaning. Either way the view holds while
  * the loop only changes values and spawns entities without components: any other spawn,
- * destroy, add, remove, or set that adds a component, invalidates it. Record those with the editor_defer_ calls and apply them
+ * destroy, add, remove, or set that adds a component, invalidates it (with EDITOR_CHECKS on,
+ * FIELD then stops the program). Record those with the editor_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement. Not owned: selection. */
@@ -1216,7 +1239,7 @@ typedef struct editor_movement_view {
     const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } editor_movement_view_t;
-#define EDITOR_MOVEMENT_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define EDITOR_MOVEMENT_FIELD(v, c, f, i) EDITOR__CELL_##c((v).c, f, (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
@@ -1238,17 +1261,20 @@ static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
 typedef struct editor_selection_view {
     size_t count;
     const ecs_entity_t *entity;
-    struct {
-        float *ECS_RESTRICT x;
-        float *ECS_RESTRICT y;
-    } position;
+    struct { /* each pool's arrays, by row: reach them with EDITOR_SELECTION_FIELD (no v.<c> here, see above) */
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } position;
+    } pools__;
     struct { /* match i's row in each pool; NULL: row i */
         const uint32_t *position;
     } row__;
     const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } editor_selection_view_t;
-#define EDITOR_SELECTION_ROW(v, c, i) (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (v).row__.c[i] : (i))
+#define EDITOR_SELECTION_FIELD(v, c, f, i) \
+    EDITOR__CELL_##c((v).pools__.c, f, (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
 
@@ -1405,7 +1431,8 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
  * it wait for the next call. Call it after the loop, never inside one. */
 bool editor_apply_deferred(editor_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at editor_world_free, missing from a
+ * save (with EDITOR_CHECKS on, either stops the program while this is not 0). */
 static inline size_t editor_deferred_count(const editor_world_t *w) {
     return w->deferred.count;
 }

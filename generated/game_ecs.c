@@ -449,6 +449,23 @@ bool game_apply_deferred(game_world_t *w) {
     return left == 0;
 }
 
+/* With GAME_CHECKS on: stops the program when changes recorded with the game_defer_ calls
+ * wait, never applied, at `call`: a world_free would lose them, a save's document lacks them. */
+static void game__check_deferred(const game_world_t *w, const char *call, bool save) {
+#if GAME_CHECKS
+    unsigned long n = w->deferred.count;
+    if (!n) return;
+    char text[512];
+    snprintf(text, sizeof text, "%lu deferred change%s (recorded with the game_defer_ calls) %s never applied "
+             "and would be %s: call game_apply_deferred(w) %s (docs/iteration.md)", n, n == 1 ? "" : "s",
+             n == 1 ? "was" : "were", save ? "missing from the document" : "lost",
+             save ? "before saving" : n == 1 ? "after the loop that records it" : "after the loop that records them");
+    ecs_check_fail(call, text);
+#else
+    (void)w, (void)call, (void)save;
+#endif
+}
+
 /* ---- Hooks ------------------------------------------------------------------------- */
 /* Out of line: inlined, they would triple spawn's and destroy's code for a branch rarely taken.
  * They walk the metadata table (game_meta) and the offsets below rather than a test per
@@ -615,6 +632,7 @@ game_world_t *game_world_new(void) {
 void game_world_free(game_world_t *w) {
     if (!w) return;
     GAME__CHECK_NO_LOOP(w, "game_world_free() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
+    game__check_deferred(w, "game_world_free()", false);
     ecs_meta_free_pools(w, &game_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->deferred.commands);
@@ -809,6 +827,16 @@ static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+#if GAME__LOOP_CHECKS
+    /* The check each removal makes, here with destroy's own message: an entity with a component. */
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e))
+        for (uint32_t k = 0; k < game_meta.pooled_count; k++)
+            if (ecs_meta_has(w, &game_meta.components[game_meta.pooled[k]], e))
+                ecs_check_fail("game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)", NULL);
+#endif
+#if GAME_CHECKS
+    uint64_t changes = w->checks__.changes;
+#endif
     bool result;
     if (w->hooks.any__ && !game__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
@@ -834,6 +862,9 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
             }
         }
     }
+#if GAME_CHECKS
+    if (w->checks__.changes != changes) w->checks__.change = "destroy"; /* not the last "remove <c>" */
+#endif
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -1017,6 +1048,7 @@ fail:
 }
 
 char *game_world_to_json(const game_world_t *w) {
+    game__check_deferred(w, "game_world_to_json()", true);
     cJSON *doc = game__json__world(w);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
@@ -1190,6 +1222,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         GAME__CHANGED(w, "load");
     }
     game_world_free(staging);
@@ -1199,6 +1232,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
 }
 
 bool game_world_save(const game_world_t *w, const char *path, ecs_error_t *err) {
+    game__check_deferred(w, "game_world_save()", true);
     ecs_error_t ignored;
     char *text = game_world_to_json(w);
     bool ok = ecs_json_write_file(path, text, err ? err : &ignored);

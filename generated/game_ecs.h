@@ -106,8 +106,12 @@ typedef struct game_clock {
 
 /* Tags (membership only, no data): player asteroid bullet frozen. */
 
-/* ---- Defaults: the schema's values, as compound literals ----------------------------- */
+/* ---- Defaults: the schema's values --------------------------------------------------- */
+/* <NAME>_<C>_DEFAULT is a value (`game_<c>_t v = <NAME>_<C>_DEFAULT;`) and has an address
+ * (`.<c> = &<NAME>_<C>_DEFAULT` in a spawn desc). In C a compound literal (at file scope also a
+ * constant initializer); in C++, where a temporary has no address, a constant object. */
 
+#ifndef __cplusplus
 #define GAME_POSITION_DEFAULT ((game_position_t){ .x = 0.0f, .y = 0.0f })
 #define GAME_VELOCITY_DEFAULT ((game_velocity_t){ .x = 0.0f, .y = 0.0f })
 #define GAME_HEALTH_DEFAULT ((game_health_t){ .current = 0, .max = 100 })
@@ -118,6 +122,28 @@ typedef struct game_clock {
 #define GAME_LIFETIME_DEFAULT ((game_lifetime_t){ .seconds = 2.0f })
 #define GAME_RADIUS_DEFAULT ((game_radius_t){ .metres = 1.0f })
 #define GAME_CLOCK_DEFAULT ((game_clock_t){ .frame = UINT64_C(0), .dt = 0.016666668f })
+#else
+static constexpr game_position_t game__position_default = { .x = 0.0f, .y = 0.0f };
+#define GAME_POSITION_DEFAULT game__position_default
+static constexpr game_velocity_t game__velocity_default = { .x = 0.0f, .y = 0.0f };
+#define GAME_VELOCITY_DEFAULT game__velocity_default
+static constexpr game_health_t game__health_default = { .current = 0, .max = 100 };
+#define GAME_HEALTH_DEFAULT game__health_default
+static constexpr game_name_t game__name_default = { .value = "" };
+#define GAME_NAME_DEFAULT game__name_default
+static constexpr game_target_t game__target_default = { .entity = ECS_NULL };
+#define GAME_TARGET_DEFAULT game__target_default
+static constexpr game_cargo_t game__cargo_default = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
+#define GAME_CARGO_DEFAULT game__cargo_default
+static constexpr game_mood_t game__mood_default = { .state = GAME_MOOD_STATE_IDLE };
+#define GAME_MOOD_DEFAULT game__mood_default
+static constexpr game_lifetime_t game__lifetime_default = { .seconds = 2.0f };
+#define GAME_LIFETIME_DEFAULT game__lifetime_default
+static constexpr game_radius_t game__radius_default = { .metres = 1.0f };
+#define GAME_RADIUS_DEFAULT game__radius_default
+static constexpr game_clock_t game__clock_default = { .frame = UINT64_C(0), .dt = 0.016666668f };
+#define GAME_CLOCK_DEFAULT game__clock_default
+#endif
 
 /* ---- Pools and the world ----------------------------------------------------------- */
 /* A pool holds one array per field (structure of arrays): the value of field x for the
@@ -471,7 +497,7 @@ static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_position_pool_t *p = &w->components.position;
-    GAME__CHECK_ERASE(w, e, "game_remove_position or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_position of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -575,7 +601,7 @@ static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_velocity_pool_t *p = &w->components.velocity;
-    GAME__CHECK_ERASE(w, e, "game_remove_velocity or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_velocity of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -679,7 +705,7 @@ static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_health_pool_t *p = &w->components.health;
-    GAME__CHECK_ERASE(w, e, "game_remove_health or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_health of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -771,7 +797,7 @@ static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_name_pool_t *p = &w->components.name;
-    GAME__CHECK_ERASE(w, e, "game_remove_name or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_name of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -860,7 +886,7 @@ static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_target_pool_t *p = &w->components.target;
-    GAME__CHECK_ERASE(w, e, "game_remove_target or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_target of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -950,7 +976,7 @@ static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const voi
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_cargo_pool_t *p = &w->components.cargo;
-    GAME__CHECK_ERASE(w, e, "game_remove_cargo or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_cargo of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -1042,7 +1068,7 @@ static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_mood_pool_t *p = &w->components.mood;
-    GAME__CHECK_ERASE(w, e, "game_remove_mood or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_mood of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
@@ -1131,7 +1157,7 @@ static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_lifetime_pool_t *p = &w->components.lifetime;
-    GAME__CHECK_ERASE(w, e, "game_remove_lifetime or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_lifetime of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
@@ -1231,7 +1257,7 @@ static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_radius_pool_t *p = &w->components.radius;
-    GAME__CHECK_ERASE(w, e, "game_remove_radius or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_radius of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
@@ -1315,7 +1341,7 @@ static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_player_pool_t *p = &w->components.player;
-    GAME__CHECK_ERASE(w, e, "game_remove_player or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_player of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
@@ -1367,7 +1393,7 @@ static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_asteroid_pool_t *p = &w->components.asteroid;
-    GAME__CHECK_ERASE(w, e, "game_remove_asteroid or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_asteroid of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
@@ -1419,7 +1445,7 @@ static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_bullet_pool_t *p = &w->components.bullet;
-    GAME__CHECK_ERASE(w, e, "game_remove_bullet or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_bullet of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
@@ -1471,7 +1497,7 @@ static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const vo
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t row) {
     game_frozen_pool_t *p = &w->components.frozen;
-    GAME__CHECK_ERASE(w, e, "game_remove_frozen or game_destroy of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen or game_defer_destroy and call game_apply_deferred after the loop (docs/iteration.md)");
+    GAME__CHECK_ERASE(w, e, "game_remove_frozen of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
@@ -1641,7 +1667,8 @@ static inline void game__loop_leave(game_iter_t *it) {
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
 #define GAME_FIELD(it, c, f) GAME__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
-/* Field f of row r of pool p (an lvalue), in its component's layout. */
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
 #define GAME__CELL_position(p, f, r) ((p).f[r])
 #define GAME__CELL_velocity(p, f, r) ((p).f[r])
 #define GAME__CELL_health(p, f, r) ((p).f[r])
@@ -1651,6 +1678,7 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME__CELL_mood(p, f, r) ((p).f[r])
 #define GAME__CELL_lifetime(p, f, r) ((p).f[r])
 #define GAME__CELL_radius(p, f, r) ((p).f[r])
+#define GAME__CELL_clock(p, f, r) ((p).f[r])
 #define GAME_ROW(it, c) ((it##__##c)->c)
 #define GAME__DECL(it, c) *const it##__##c = &it
 #define GAME__USE(it, c) (void)it##__##c
@@ -1793,20 +1821,26 @@ static inline bool game__step(game_iter_t *it) {
 #define GAME_EACH_EXPIRING(w, it) GAME_EACH(w, it, lifetime)
 
 /* ---- Query views ------------------------------------------------------------------- */
-/* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
- * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+/* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and
+ * <NAME>_<Q>_FIELD(v, c, f, i): field f of component c of match i, an lvalue. One loop form
+ * for every query, owned or not, whatever the storage:
  *     game_movement_view_t v = game_query_movement(w);
  *     for (size_t i = 0; i < v.count; i++)
- *         use(v.position.x[GAME_MOVEMENT_ROW(v, position, i)]);
- * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
- * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
- * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
- * by the next call while none of the query's components gained or lost members or moved
- * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
- * (the loop then branches once, outside, and vectorises). Either way the view holds while
+ *         use(GAME_MOVEMENT_FIELD(v, position, x, i));
+ * A component not in the query's `all` or a misspelt field does not compile; i is the match,
+ * never a row, so no pool's row can reach another pool. For an owned query (<Q>_OWNED 1) the
+ * matches sit packed at rows 0..count-1 of every pool in `all` and FIELD is v.<c>.<f>[i]: the
+ * loop runs over plain arrays and vectorises; the rows are independent, so
+ * `#pragma omp parallel for` splits the loop across cores. A non-owned query's view lists its
+ * matches (built by the call, O(smallest pool), and reused by the next call while none of the
+ * query's components gained or lost members or moved rows); FIELD looks the row up, or uses i
+ * when every match's row is its place in the list (the loop then branches once, outside, and
+ * vectorises). A non-owned view has no member v.<c>: v.<c>.<f>[i], right only while the query
+ * owns its pools, stops compiling when a schema edit takes the ownership away, and FIELD
+ * keeps its meaning. Either way the view holds while
  * the loop only changes values and spawns entities without components: any other spawn,
- * destroy, add, remove, or set that adds a component, invalidates it. Record those with the game_defer_ calls and apply them
+ * destroy, add, remove, or set that adds a component, invalidates it (with GAME_CHECKS on,
+ * FIELD then stops the program). Record those with the game_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement, expiring. Not owned: none. */
@@ -1827,7 +1861,7 @@ typedef struct game_movement_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_MOVEMENT_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -1855,7 +1889,7 @@ typedef struct game_expiring_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_ROW(v, c, i) (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define GAME_EXPIRING_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -2120,7 +2154,8 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc);
  * it wait for the next call. Call it after the loop, never inside one. */
 bool game_apply_deferred(game_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at game_world_free, missing from a
+ * save (with GAME_CHECKS on, either stops the program while this is not 0). */
 static inline size_t game_deferred_count(const game_world_t *w) {
     return w->deferred.count;
 }

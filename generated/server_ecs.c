@@ -322,8 +322,8 @@ server_replication_view_t server_query_replication(server_world_t *w) {
     v.changes__ = w->checks__.changes;
 #endif
     v.row__.position = sc->in_place ? NULL : sc->position;
-    v.position.x = w->components.position.x;
-    v.position.y = w->components.position.y;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
     return v;
 }
 
@@ -446,6 +446,23 @@ bool server_apply_deferred(server_world_t *w) {
     if (!left) w->deferred.value_count = 0; /* values are reused once every command is done */
     w->deferred.applying__ = false;
     return left == 0;
+}
+
+/* With SERVER_CHECKS on: stops the program when changes recorded with the server_defer_ calls
+ * wait, never applied, at `call`: a world_free would lose them, a save's document lacks them. */
+static void server__check_deferred(const server_world_t *w, const char *call, bool save) {
+#if SERVER_CHECKS
+    unsigned long n = w->deferred.count;
+    if (!n) return;
+    char text[512];
+    snprintf(text, sizeof text, "%lu deferred change%s (recorded with the server_defer_ calls) %s never applied "
+             "and would be %s: call server_apply_deferred(w) %s (docs/iteration.md)", n, n == 1 ? "" : "s",
+             n == 1 ? "was" : "were", save ? "missing from the document" : "lost",
+             save ? "before saving" : n == 1 ? "after the loop that records it" : "after the loop that records them");
+    ecs_check_fail(call, text);
+#else
+    (void)w, (void)call, (void)save;
+#endif
 }
 
 /* ---- Hooks ------------------------------------------------------------------------- */
@@ -622,6 +639,7 @@ server_world_t *server_world_new(void) {
 void server_world_free(server_world_t *w) {
     if (!w) return;
     SERVER__CHECK_NO_LOOP(w, "server_world_free() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
+    server__check_deferred(w, "server_world_free()", false);
     ecs_meta_free_pools(w, &server_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
     ecs_free(w->scratch.replication.entity);
@@ -752,6 +770,16 @@ static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uin
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (!ecs_entities_alive(&w->entities, e)) return false;
+#if SERVER__LOOP_CHECKS
+    /* The check each removal makes, here with destroy's own message: an entity with a component. */
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e))
+        for (uint32_t k = 0; k < server_meta.pooled_count; k++)
+            if (ecs_meta_has(w, &server_meta.components[server_meta.pooled[k]], e))
+                ecs_check_fail("server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)", NULL);
+#endif
+#if SERVER_CHECKS
+    uint64_t changes = w->checks__.changes;
+#endif
     bool result;
     if (w->hooks.any__ && !server__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
@@ -772,6 +800,9 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
             }
         }
     }
+#if SERVER_CHECKS
+    if (w->checks__.changes != changes) w->checks__.change = "destroy"; /* not the last "remove <c>" */
+#endif
     return ecs_entities_destroy(&w->entities, e);
 }
 
@@ -915,6 +946,7 @@ fail:
 }
 
 char *server_world_to_json(const server_world_t *w) {
+    server__check_deferred(w, "server_world_to_json()", true);
     cJSON *doc = server__json__world(w);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
@@ -1080,6 +1112,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
@@ -1089,6 +1122,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
 }
 
 bool server_world_save(const server_world_t *w, const char *path, ecs_error_t *err) {
+    server__check_deferred(w, "server_world_save()", true);
     ecs_error_t ignored;
     char *text = server_world_to_json(w);
     bool ok = ecs_json_write_file(path, text, err ? err : &ignored);

@@ -79,14 +79,32 @@ typedef struct server_connection {
 
 /* Tags (membership only, no data): player replicated. */
 
-/* ---- Defaults: the schema's values, as compound literals ----------------------------- */
+/* ---- Defaults: the schema's values --------------------------------------------------- */
+/* <NAME>_<C>_DEFAULT is a value (`server_<c>_t v = <NAME>_<C>_DEFAULT;`) and has an address
+ * (`.<c> = &<NAME>_<C>_DEFAULT` in a spawn desc). In C a compound literal (at file scope also a
+ * constant initializer); in C++, where a temporary has no address, a constant object. */
 
+#ifndef __cplusplus
 #define SERVER_POSITION_DEFAULT ((server_position_t){ .x = 0.0f, .y = 0.0f })
 #define SERVER_VELOCITY_DEFAULT ((server_velocity_t){ .x = 0.0f, .y = 0.0f })
 #define SERVER_HEALTH_DEFAULT ((server_health_t){ .current = 0, .max = 100 })
 #define SERVER_NAME_DEFAULT ((server_name_t){ .value = "" })
 #define SERVER_TARGET_DEFAULT ((server_target_t){ .entity = ECS_NULL })
 #define SERVER_CONNECTION_DEFAULT ((server_connection_t){ .peer = 0, .ping_ms = 0 })
+#else
+static constexpr server_position_t server__position_default = { .x = 0.0f, .y = 0.0f };
+#define SERVER_POSITION_DEFAULT server__position_default
+static constexpr server_velocity_t server__velocity_default = { .x = 0.0f, .y = 0.0f };
+#define SERVER_VELOCITY_DEFAULT server__velocity_default
+static constexpr server_health_t server__health_default = { .current = 0, .max = 100 };
+#define SERVER_HEALTH_DEFAULT server__health_default
+static constexpr server_name_t server__name_default = { .value = "" };
+#define SERVER_NAME_DEFAULT server__name_default
+static constexpr server_target_t server__target_default = { .entity = ECS_NULL };
+#define SERVER_TARGET_DEFAULT server__target_default
+static constexpr server_connection_t server__connection_default = { .peer = 0, .ping_ms = 0 };
+#define SERVER_CONNECTION_DEFAULT server__connection_default
+#endif
 
 /* ---- Pools and the world ----------------------------------------------------------- */
 /* A pool holds one array per field (structure of arrays): the value of field x for the
@@ -400,7 +418,7 @@ static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_position_pool_t *p = &w->components.position;
-    SERVER__CHECK_ERASE(w, e, "server_remove_position or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_position of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
@@ -504,7 +522,7 @@ static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, co
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_velocity_pool_t *p = &w->components.velocity;
-    SERVER__CHECK_ERASE(w, e, "server_remove_velocity or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_velocity of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
@@ -608,7 +626,7 @@ static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_health_pool_t *p = &w->components.health;
-    SERVER__CHECK_ERASE(w, e, "server_remove_health or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_health of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
@@ -700,7 +718,7 @@ static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_name_pool_t *p = &w->components.name;
-    SERVER__CHECK_ERASE(w, e, "server_remove_name or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_name of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
@@ -784,7 +802,7 @@ static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__player_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_player_pool_t *p = &w->components.player;
-    SERVER__CHECK_ERASE(w, e, "server_remove_player or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_player of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
@@ -841,7 +859,7 @@ static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, cons
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_target_pool_t *p = &w->components.target;
-    SERVER__CHECK_ERASE(w, e, "server_remove_target or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_target of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
@@ -931,7 +949,7 @@ static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_connection_pool_t *p = &w->components.connection;
-    SERVER__CHECK_ERASE(w, e, "server_remove_connection or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_connection of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
@@ -1018,7 +1036,7 @@ static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, 
 /* Removes e, at `row`: the pool's last member moves into the row. */
 static inline void server__replicated_erase(server_world_t *w, ecs_entity_t e, uint32_t row) {
     server_replicated_pool_t *p = &w->components.replicated;
-    SERVER__CHECK_ERASE(w, e, "server_remove_replicated or server_destroy of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated or server_defer_destroy and call server_apply_deferred after the loop (docs/iteration.md)");
+    SERVER__CHECK_ERASE(w, e, "server_remove_replicated of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
@@ -1171,7 +1189,8 @@ static inline void server__loop_leave(server_iter_t *it) {
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
 #define SERVER_FIELD(it, c, f) SERVER__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
-/* Field f of row r of pool p (an lvalue), in its component's layout. */
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
 #define SERVER__CELL_position(p, f, r) ((p).f[r])
 #define SERVER__CELL_velocity(p, f, r) ((p).f[r])
 #define SERVER__CELL_health(p, f, r) ((p).f[r])
@@ -1290,20 +1309,26 @@ static inline bool server__step(server_iter_t *it) {
 #define SERVER_EACH_REPLICATION(w, it) SERVER_EACH(w, it, position, replicated)
 
 /* ---- Query views ------------------------------------------------------------------- */
-/* server_query_<q>(w) returns a view of query q's matches: count, entity[i], and per data
- * component of `all` a pointer per field. Use one loop for owned and non-owned queries:
+/* server_query_<q>(w) returns a view of query q's matches: count, entity[i], and
+ * <NAME>_<Q>_FIELD(v, c, f, i): field f of component c of match i, an lvalue. One loop form
+ * for every query, owned or not, whatever the storage:
  *     server_movement_view_t v = server_query_movement(w);
  *     for (size_t i = 0; i < v.count; i++)
- *         use(v.position.x[SERVER_MOVEMENT_ROW(v, position, i)]);
- * For an owned query (<Q>_OWNED 1) the matches sit packed at rows 0..count-1 of every pool
- * in `all` and ROW is plain i: the loop runs over plain arrays and vectorises; the rows
- * are independent, so `#pragma omp parallel for` splits the loop across cores. A
- * non-owned query's view lists its matches (built by the call, O(smallest pool), and reused
- * by the next call while none of the query's components gained or lost members or moved
- * rows); ROW looks the row up, or is plain i when every match's row is its place in the list
- * (the loop then branches once, outside, and vectorises). Either way the view holds while
+ *         use(SERVER_MOVEMENT_FIELD(v, position, x, i));
+ * A component not in the query's `all` or a misspelt field does not compile; i is the match,
+ * never a row, so no pool's row can reach another pool. For an owned query (<Q>_OWNED 1) the
+ * matches sit packed at rows 0..count-1 of every pool in `all` and FIELD is v.<c>.<f>[i]: the
+ * loop runs over plain arrays and vectorises; the rows are independent, so
+ * `#pragma omp parallel for` splits the loop across cores. A non-owned query's view lists its
+ * matches (built by the call, O(smallest pool), and reused by the next call while none of the
+ * query's components gained or lost members or moved rows); FIELD looks the row up, or uses i
+ * when every match's row is its place in the list (the loop then branches once, outside, and
+ * vectorises). A non-owned view has no member v.<c>: v.<c>.<f>[i], right only while the query
+ * owns its pools, stops compiling when a schema edit takes the ownership away, and FIELD
+ * keeps its meaning. Either way the view holds while
  * the loop only changes values and spawns entities without components: any other spawn,
- * destroy, add, remove, or set that adds a component, invalidates it. Record those with the server_defer_ calls and apply them
+ * destroy, add, remove, or set that adds a component, invalidates it (with SERVER_CHECKS on,
+ * FIELD then stops the program). Record those with the server_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
  * Owned: movement. Not owned: replication. */
@@ -1324,7 +1349,7 @@ typedef struct server_movement_view {
     const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } server_movement_view_t;
-#define SERVER_MOVEMENT_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))
+#define SERVER_MOVEMENT_FIELD(v, c, f, i) SERVER__CELL_##c((v).c, f, (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
@@ -1346,17 +1371,20 @@ static inline server_movement_view_t server_query_movement(server_world_t *w) {
 typedef struct server_replication_view {
     size_t count;
     const ecs_entity_t *entity;
-    struct {
-        float *ECS_RESTRICT x;
-        float *ECS_RESTRICT y;
-    } position;
+    struct { /* each pool's arrays, by row: reach them with SERVER_REPLICATION_FIELD (no v.<c> here, see above) */
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } position;
+    } pools__;
     struct { /* match i's row in each pool; NULL: row i */
         const uint32_t *position;
     } row__;
     const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } server_replication_view_t;
-#define SERVER_REPLICATION_ROW(v, c, i) (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (v).row__.c[i] : (i))
+#define SERVER_REPLICATION_FIELD(v, c, f, i) \
+    SERVER__CELL_##c((v).pools__.c, f, (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
 
 server_replication_view_t server_query_replication(server_world_t *w);
 
@@ -1532,7 +1560,8 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
  * it wait for the next call. Call it after the loop, never inside one. */
 bool server_apply_deferred(server_world_t *w);
 
-/* The number of changes recorded and not applied yet. */
+/* The number of changes recorded and not applied yet: lost at server_world_free, missing from a
+ * save (with SERVER_CHECKS on, either stops the program while this is not 0). */
 static inline size_t server_deferred_count(const server_world_t *w) {
     return w->deferred.count;
 }

@@ -7,7 +7,8 @@ from .errors import SchemaError, SchemaErrors, did_you_mean
 from .model import Component, Field, Prefab, Query, Schema
 from .naming import C_KEYWORDS, C_MACROS, CPP_KEYWORDS
 from .ownership import decide_ownership
-from .types import parse_type, zero_value
+from .systems import build_systems, schedule
+from .types import MAX_COMPONENT_BYTES, parse_type, zero_value
 
 
 def _check_name(errors, file, path, name, what):
@@ -59,10 +60,18 @@ def build_model(document, file):
         prefab = _build_prefab(errors, file, schema.names, by_name, pname, spec)
         if prefab:
             schema.prefabs.append(prefab)
+    if document.get("systems"):
+        def inline_query(sname, spec, path):
+            query = _build_query(errors, file, schema.names, by_name, sname, spec, path)
+            if query:
+                schema.queries.append(query)
+            return query
+        build_systems(errors, file, schema, by_name, document["systems"], inline_query, _check_name)
     schema.removed_components = list(document.get("removed_components", []))
     _check_evolution(errors, file, schema)
     if not errors:
         decide_ownership(schema)
+        schema.stages, schema.apart = schedule(schema)
         _check_clashes(errors, file, schema)
     if errors:
         raise SchemaErrors(errors)
@@ -110,6 +119,14 @@ def _build_component(errors, file, names, cname, spec):
         field = _build_field(errors, file, component, fname, fspec, f"{path}.fields.{fname}")
         if field:
             component.fields.append(field)
+    if component.c_size > MAX_COMPONENT_BYTES:
+        what = "singleton" if singleton else "component"
+        errors.append(SchemaError(file, path, f"{what} '{cname}' takes {component.c_size} bytes, more than the "
+                                  f"{MAX_COMPONENT_BYTES >> 20} MiB a component may have: get/set/add pass "
+                                  "components by value on the stack",
+                                  "split it into smaller components, or keep the data outside the world "
+                                  "and store a handle or an index"))
+        ok = False
     return component if ok else None
 
 
@@ -147,7 +164,7 @@ def _build_field(errors, file, component, fname, fspec, path):
             default = field_type.check_default(fspec["default"])
         except ValueError as e:
             errors.append(SchemaError(file, f"{path}.default{getattr(e, 'where', '')}", str(e)))
-            return None
+            default = zero_value(field_type)  # the field still exists: a prefab may set it
     else:
         default = zero_value(field_type)
     if not ok:
@@ -168,9 +185,9 @@ def _lookup(errors, file, path, by_name, cname, allow_singleton=False):
     return component
 
 
-def _build_query(errors, file, names, by_name, qname, spec):
-    path = f"queries.{qname}"
-    ok = _check_name(errors, file, path, qname, "query name")
+def _build_query(errors, file, names, by_name, qname, spec, inline_path=None):
+    path = inline_path or f"queries.{qname}"
+    ok = inline_path is not None or _check_name(errors, file, path, qname, "query name")
     terms = {"all": [], "none": []}
     for key in ("all", "none"):
         for k, cname in enumerate(spec.get(key, [])):
@@ -310,3 +327,10 @@ def _check_clashes(errors, file, schema):
     for p in schema.prefabs:
         claim(p.spawn_fn, p.path)
         claim(p.spawn_with_fn, p.path)
+    for x in schema.systems:
+        for identifier in x.generated_names():
+            claim(identifier, x.path)
+        for member in ("count", "entity", "dt", "world"):
+            claim(member, f"(the system context's member {member})", x.type)
+        for c in x.members + x.singletons:
+            claim(c.name, x.path, x.type)

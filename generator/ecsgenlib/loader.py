@@ -198,8 +198,8 @@ def check_structure(document, display):
 MAX_INCLUDE_DEPTH = 32
 
 # Keys an included (shared) file may hold: the parts of an ECS, not the identity of one.
-FRAGMENT_KEYS = ("$schema", "doc", "include", "components", "queries", "prefabs")
-SECTIONS = ("components", "queries", "prefabs")
+FRAGMENT_KEYS = ("$schema", "doc", "include", "components", "queries", "prefabs", "systems")
+SECTIONS = ("components", "queries", "prefabs", "systems")
 
 
 class Loaded:

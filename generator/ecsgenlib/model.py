@@ -6,6 +6,7 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
+from .systems import SystemNames
 from .types import zero_value
 
 
@@ -153,16 +154,17 @@ class Component:
         self.ref_type = names.type(name, "ref") if not (tag or singleton) else None
         self.pool_type = names.type(name, "pool") if not singleton else None
         self.default_macro = names.macro(name, "DEFAULT") if not tag else None
+        self.default_object = names.internal(name, "default") if not tag else None  # what the macro names
         self.has_fn = names.fn("has", name)
         self.count_fn = names.fn("count", name)
         self.get_fn = names.fn("get", name)
         self.set_fn = names.fn("set", name)
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
-        self.erase_check_text = c_string(
-            f"{self.remove_fn} or {names.fn('destroy')} of an entity other than it.id inside a macro loop "
-            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} or "
-            f"{names.fn('defer', 'destroy')} and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
+        self.erase_check_text = c_string(  # destroy checks before it erases, with its own message
+            f"{self.remove_fn} of an entity other than it.id inside a macro loop "
+            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} "
+            f"and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
@@ -289,6 +291,17 @@ class Component:
         return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
 
     @property
+    def c_size(self):
+        """sizeof the component's struct as C lays it out (LP64): fields in order, each at
+        its alignment, the whole rounded up to the largest (0 for a tag)."""
+        size, align = 0, 1
+        for f in self.fields:
+            field_size, field_align = f.type.c_layout
+            size = -(-size // field_align) * field_align + field_size
+            align = max(align, field_align)
+        return -(-size // align) * align
+
+    @property
     def kind(self):
         return "tag" if self.tag else "singleton" if self.singleton else "data"
 
@@ -313,14 +326,10 @@ class Component:
         parts = [f".{f.name} = {f.literal(values.get(f.name, f.default))}" for f in self.fields]
         return "{ " + ", ".join(parts) + " }"
 
-    @property
-    def c_default(self):
-        return f"(({self.type}){self.initializer({})})"
-
     def generated_names(self):
         """Every file-scope C name this component produces (checked for clashes): the stem
         (`world`, `spawn` or `count` would clash), its types and macro, and its functions."""
-        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro]
+        types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro, self.default_object]
         return [self.names.fn(self.name), *(t for t in types if t), *self.functions()]
 
 
@@ -339,7 +348,7 @@ class Query:
         self.view_tag = names.fn(name, "view")
         self.query_fn = names.fn("query", name)
         self.owned_macro = names.macro(name, "OWNED")
-        self.row_macro = names.macro(name, "ROW")
+        self.field_macro = names.macro(name, "FIELD")  # match i's field f of component c: FIELD(v, c, f, i)
         self.scratch_type = names.internal(name, "scratch_t")  # a non-owned view's match list
         self.scratch_fit_fn = names.internal(name, "scratch", "fit")
         self.check_text = c_string(f"{self.query_fn}(): its view was used after a structural change; inside a view "
@@ -347,6 +356,7 @@ class Query:
                                    f"{names.fn('defer')}_ calls and apply them after the loop (docs/iteration.md). "
                                    f"The change")
         self.group = None  # the Group it owns through, or None (served non-owning)
+        self.inline_of = None  # the system that declares it inline, or None
 
     @property
     def owned(self):
@@ -376,7 +386,7 @@ class Query:
 
     def generated_names(self):
         return [self.each_macro, self.view_type, self.view_tag, self.query_fn, self.owned_macro,
-                self.row_macro]
+                self.field_macro]
 
 
 class Prefab:
@@ -456,6 +466,7 @@ class Schema:
         self.check_erase_macro = self.upper_internal("CHECK_ERASE")
         self.check_no_loop_macro = self.upper_internal("CHECK_NO_LOOP")
         self.check_view_macro = self.upper_internal("CHECK_VIEW")
+        self.check_deferred_fn = self.names.internal("check", "deferred")  # changes left unapplied
         self.loop_scope_macro = self.upper_internal("LOOP_SCOPE")
         self.loop_outer_macro = self.upper_internal("LOOP_OUTER")
         self.loop_at_macro = self.upper_internal("LOOP_AT")
@@ -495,6 +506,9 @@ class Schema:
         self.queries = []
         self.prefabs = []
         self.groups = []  # outer before inner: entering walks forward, leaving backward
+        self.systems = []  # in declaration order (systems.py; the schedule's order is their index)
+        self.stages, self.apart = [], []  # the schedule (systems.schedule)
+        self.sysn = SystemNames(self.names)
 
     @property
     def world_bytes(self):
@@ -653,4 +667,10 @@ class Schema:
         return [self.guard, self.world_type, self.world_tag, self.components_type, self.components_tag,
                 self.singletons_type, self.singletons_tag, self.desc_type, self.desc_tag, self.iter_type,
                 self.iter_tag, self.load_options_type, self.load_options_tag, self.migrate_fn_type, self.hooks_type, self.hooks_tag, self.hook_fn_type,
-                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values()]
+                self.world_bytes_macro, self.each_macro, self.each_without_macro, self.checks_macro, self.field_macro, self.loop_row_macro, self.meta, *self.fns.values(),
+                *(self.system_fns.values() if self.systems else ())]
+
+    @property
+    def system_fns(self):
+        """The calls a schema with systems gets (docs/systems.md)."""
+        return {k: self.names.fn(k) for k in ("step", "set_threads", "threads")}

@@ -32,9 +32,10 @@ def build(schema_file):
     here = os.path.dirname(os.path.abspath(schema_file))
     relative = {key: os.path.relpath(os.path.abspath(path), here) for key, path in loaded.origin_paths.items()}
     for section, items in (("components", schema.components), ("queries", schema.queries),
-                           ("prefabs", schema.prefabs)):
+                           ("prefabs", schema.prefabs), ("systems", schema.systems)):
         for item in items:
-            item.defined_in = relative[(section, item.name)]
+            inline = getattr(item, "inline_of", None)
+            item.defined_in = relative[("systems", inline) if inline else (section, item.name)]
     schema.included = [os.path.relpath(path, here) for path in loaded.files[1:]]
     return schema, loaded.files
 

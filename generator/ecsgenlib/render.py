@@ -29,16 +29,33 @@ def _cell(text):
     return " ".join(str(text).replace("|", "\\|").split())
 
 
+class _Cache(jinja2.FileSystemBytecodeCache):
+    """jinja2's cache, where a file that cannot be read or written (a full disk, a damaged
+    file) means compiling the template, never a failed run."""
+
+    def load_bytecode(self, bucket):
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001  any damage: compile instead
+            bucket.reset()
+
+    def dump_bytecode(self, bucket):
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
 def _bytecode_cache():
-    """Compiling the templates is most of a run's time (1.3 of 1.8 s under cProfile for a 100-component
-    schema); jinja2 keeps the compiled code in a private per-user directory of the system's
+    """Compiling the templates is most of a run's time (1.3 of 1.8 s under cProfile for a
+    100-component schema); jinja2 keeps the compiled code in a private per-user directory of the system's
     temporary folder, keyed by each template's source. The file names carry a digest of this
     module, whose environment options change the compiled code too. None (compile every run)
     where that directory cannot be made."""
     with open(__file__, "rb") as f:
         digest = hashlib.sha1(f.read()).hexdigest()[:12]
     try:
-        return jinja2.FileSystemBytecodeCache(pattern=f"__ecsgen_{digest}_%s.cache")
+        return _Cache(pattern=f"__ecsgen_{digest}_%s.cache")
     except (OSError, RuntimeError):
         return None
 

@@ -18,6 +18,9 @@ SCALARS = {
 }
 
 MAX_LENGTH = 65535
+# The most bytes a data component's (or singleton's) C struct may take: get/set/add pass a
+# component by value, on the stack (docs/schema.md, Limits).
+MAX_COMPONENT_BYTES = 1 << 20
 # An array length: 1 to MAX_LENGTH, no leading zero.
 _LENGTH = r"([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
 assert MAX_LENGTH == 65535, "_LENGTH spells out 1..65535"
@@ -108,6 +111,13 @@ class FieldType:
     def bits(self):
         """A scalar's width in bits (bool: 8)."""
         return SCALARS[self.scalar][2]
+
+    @property
+    def c_layout(self):
+        """(size, alignment) in bytes of a field of this type in C on LP64 (x86-64, aarch64):
+        an enum of small values is an int, an entity a uint64_t."""
+        element = 1 if self.is_string else 4 if self.scalar == "enum" else SCALARS[self.scalar][2] // 8
+        return element * (self.length or 1), element
 
     def int_range(self):
         bits = SCALARS[self.scalar][2]

@@ -744,32 +744,30 @@ static void view_both(kit_world_t *w, int which, bool change) {
     switch (which) {
     case 0:
         VIEW_LOOP(Q_VISIBLE, visible, {
-            size_t row = KIT_VISIBLE_ROW(v, pos, n);
-            MCHECK(memcmp(&v.pos.x[row], &m->pos.x, sizeof m->pos.x) == 0 && memcmp(&v.pos.y[row], &m->pos.y, sizeof m->pos.y) == 0);
-            if (change && !below(4)) v.pos.y[row] = m->pos.y = (double)below(1000);
+            MCHECK(memcmp(&KIT_VISIBLE_FIELD(v, pos, x, n), &m->pos.x, sizeof m->pos.x) == 0 &&
+                   memcmp(&KIT_VISIBLE_FIELD(v, pos, y, n), &m->pos.y, sizeof m->pos.y) == 0);
+            if (change && !below(4)) KIT_VISIBLE_FIELD(v, pos, y, n) = m->pos.y = (double)below(1000);
         });
         break;
     case 1:
         VIEW_LOOP(Q_MOVING, moving, {
-            size_t row = KIT_MOVING_ROW(v, pos, n), vrow = KIT_MOVING_ROW(v, vel, n);
-            MCHECK(memcmp(&v.pos.x[row], &m->pos.x, sizeof m->pos.x) == 0 && v.vel.dx[vrow] == m->vel.dx &&
-                   v.vel.dy[vrow] == m->vel.dy);
-            if (change && !below(4)) v.pos.x[row] = m->pos.x = m->pos.x + v.vel.dx[vrow];
+            MCHECK(memcmp(&KIT_MOVING_FIELD(v, pos, x, n), &m->pos.x, sizeof m->pos.x) == 0 &&
+                   KIT_MOVING_FIELD(v, vel, dx, n) == m->vel.dx && KIT_MOVING_FIELD(v, vel, dy, n) == m->vel.dy);
+            if (change && !below(4)) KIT_MOVING_FIELD(v, pos, x, n) = m->pos.x = m->pos.x + KIT_MOVING_FIELD(v, vel, dx, n);
         });
         break;
     case 2:
         VIEW_LOOP(Q_LINKED, linked, {
-            size_t row = KIT_LINKED_ROW(v, link, n);
-            MCHECK(v.link.other[row] == m->link.other);
-            if (change && !below(4)) v.link.other[row] = m->link.other = random_ref();
+            MCHECK(KIT_LINKED_FIELD(v, link, other, n) == m->link.other);
+            if (change && !below(4)) KIT_LINKED_FIELD(v, link, other, n) = m->link.other = random_ref();
         });
         break;
     default:
         VIEW_LOOP(Q_LABELLED, labelled, {
-            size_t row = KIT_LABELLED_ROW(v, label, n);
-            MCHECK(memcmp(v.label.text[row], m->label.text, sizeof m->label.text) == 0 &&
-                   memcmp(v.label.blank[row], m->label.blank, sizeof m->label.blank) == 0);
-            if (change && !below(4)) random_text(v.label.blank[row], 4), memcpy(m->label.blank, v.label.blank[row], 4);
+            MCHECK(memcmp(KIT_LABELLED_FIELD(v, label, text, n), m->label.text, sizeof m->label.text) == 0 &&
+                   memcmp(KIT_LABELLED_FIELD(v, label, blank, n), m->label.blank, sizeof m->label.blank) == 0);
+            if (change && !below(4))
+                random_text(KIT_LABELLED_FIELD(v, label, blank, n), 4), memcpy(m->label.blank, KIT_LABELLED_FIELD(v, label, blank, n), 4);
         });
         break;
     }
@@ -883,25 +881,32 @@ static char *corrupt(const char *good, uint32_t kind) {
 
 /* world_to_json -> world_from_json into the same world -> world_to_json is byte-identical and
  * the world still agrees with the model; a corrupted document is refused and changes nothing
- * (the world saves the same text, the deferred changes still wait). */
+ * (the world hashes the same, the deferred changes still wait). A save with changes waiting
+ * stops a debug build (docs/iteration.md): those waiting are applied before the save, and
+ * new ones recorded after it, for the loads to keep or drop. */
 static void round_trip(kit_world_t *w) {
+    if (pending_count) apply_both(w);
     char *first = kit_world_to_json(w);
     if (!MCHECK(first != NULL)) return;
+    uint64_t hash = kit_world_hash(w);
+    for (uint32_t k = below(3); k > 0; k--) {
+        cmd_t c = random_cmd(random_target(), true);
+        defer_both(w, &c);
+    }
     ecs_error_t err = { 0 };
     char *bad = corrupt(first, below(8));
     if (bad) {
         size_t waiting = kit_deferred_count(w);
         MCHECK(!kit_world_from_json(w, bad, &err) && err.message[0] != '\0');
-        char *same = kit_world_to_json(w);
-        MCHECK(same && strcmp(same, first) == 0);
+        MCHECK(kit_world_hash(w) == hash);
         MCHECK(kit_deferred_count(w) == waiting);
-        free(same);
         free(bad);
         stats.refused++;
     }
     bool ok = kit_world_from_json(w, first, &err);
     if (!MCHECK(ok) && !quiet) fprintf(stderr, "test_model: load: %s\n", err.message);
     if (ok) model_after_load();
+    else if (pending_count) apply_both(w);
     char *second = kit_world_to_json(w);
     MCHECK(second && strcmp(first, second) == 0);
     free(first);
@@ -1037,6 +1042,7 @@ static long long run(long long ops, double seconds, bool periodic) {
     }
     long long made = op_index;
     if (failed_op < 0) check_all(w); /* (op_index: the last operation's count) */
+    (void)kit_apply_deferred(w); /* changes left waiting would stop world_free in a debug build */
     kit_world_free(w);
     return made;
 }

@@ -69,7 +69,7 @@ int main(void) {
     CHECK_EQ(bad, 0);
     sw_mixed_view_t v = sw_query_mixed(w);
     CHECK_EQ(v.count, (size_t)seen);
-    for (size_t i = 0; i < v.count; i++) CHECK_EQ(v.s65.v[SW_MIXED_ROW(v, s65, i)], v.sp.v[SW_MIXED_ROW(v, sp, i)]);
+    for (size_t i = 0; i < v.count; i++) CHECK_EQ(SW_MIXED_FIELD(v, s65, v, i), SW_MIXED_FIELD(v, sp, v, i));
     /* destroy clears both words; the slot comes back empty */
     CHECK(sw_destroy(w, ids[0]));
     CHECK_EQ(sw_count_s65(w), (size_t)(N + 1) / 2 - 1);

@@ -60,7 +60,7 @@ static void check_list(kit_world_t *w, const ecs_entity_t *list, size_t count,
     }
 }
 
-/* Each view's list, and each match's values at its ROW. */
+/* Each view's list, and each match's values through FIELD. */
 static void check_moving(kit_world_t *w) {
     kit_moving_view_t v = kit_query_moving(w);
     check_list(w, v.entity, v.count, moving_match);
@@ -69,8 +69,8 @@ static void check_moving(kit_world_t *w) {
         if (!moving_match(w, e)) continue;
         kit_pos_t p = kit_get_pos(w, e);
         kit_vel_t d = kit_get_vel(w, e);
-        EXPECT(v.pos.x[KIT_MOVING_ROW(v, pos, i)] == p.x && v.pos.y[KIT_MOVING_ROW(v, pos, i)] == p.y);
-        EXPECT(v.vel.dx[KIT_MOVING_ROW(v, vel, i)] == d.dx && v.vel.dy[KIT_MOVING_ROW(v, vel, i)] == d.dy);
+        EXPECT(KIT_MOVING_FIELD(v, pos, x, i) == p.x && KIT_MOVING_FIELD(v, pos, y, i) == p.y);
+        EXPECT(KIT_MOVING_FIELD(v, vel, dx, i) == d.dx && KIT_MOVING_FIELD(v, vel, dy, i) == d.dy);
     }
 }
 
@@ -79,7 +79,7 @@ static void check_linked(kit_world_t *w) {
     check_list(w, v.entity, v.count, linked_match);
     for (size_t i = 0; i < v.count; i++)
         if (linked_match(w, v.entity[i]))
-            EXPECT(v.link.other[KIT_LINKED_ROW(v, link, i)] == kit_get_link(w, v.entity[i]).other);
+            EXPECT(KIT_LINKED_FIELD(v, link, other, i) == kit_get_link(w, v.entity[i]).other);
 }
 
 static void check_steering(kit_world_t *w) {
@@ -88,8 +88,8 @@ static void check_steering(kit_world_t *w) {
     for (size_t i = 0; i < v.count; i++) {
         ecs_entity_t e = v.entity[i];
         if (!steering_match(w, e)) continue;
-        EXPECT(v.vel.dx[KIT_STEERING_ROW(v, vel, i)] == kit_get_vel(w, e).dx);
-        EXPECT(v.state.mode[KIT_STEERING_ROW(v, state, i)] == kit_get_state(w, e).mode);
+        EXPECT(KIT_STEERING_FIELD(v, vel, dx, i) == kit_get_vel(w, e).dx);
+        EXPECT(KIT_STEERING_FIELD(v, state, mode, i) == kit_get_state(w, e).mode);
     }
     kit_picked_view_t p = kit_query_picked(w);
     check_list(w, p.entity, p.count, picked_match);
@@ -124,7 +124,7 @@ static void in_place(void) {
     check_moving(w);
     CHECK(w->scratch.moving.listed && w->scratch.moving.in_place);
     kit_moving_view_t v = kit_query_moving(w);
-    for (size_t i = 0; i < v.count; i++) CHECK_EQ(KIT_MOVING_ROW(v, pos, i), i);
+    for (size_t i = 0; i < v.count; i++) CHECK(&KIT_MOVING_FIELD(v, pos, x, i) == &w->components.pos.x[i]);
     CHECK(kit_remove_pos(w, ids[2]) && kit_add_pos(w, ids[2], (kit_pos_t){ 2, -2 }));
     stage = "pos removed and added again";
     check_moving(w);

@@ -32,7 +32,7 @@ int main(void) {
     for (size_t i = 0; i < v.count; i++) {
         if (i == 0) CHECK(sw_defer_spawn(w, NULL) != ECS_NULL);
         if (i == 1) CHECK((bare = sw_spawn(w, NULL)) != ECS_NULL);
-        v.s0.v[SW_FAR_ROW(v, s0, i)] += 1;
+        SW_FAR_FIELD(v, s0, v, i) += 1;
     }
     CHECK(w->components.s0.v == column); /* the slot pools did not move */
     for (int k = 0; k < N; k++) CHECK_EQ(sw_get_s0(w, ids[k]).v, 2);

@@ -59,6 +59,20 @@ int main() {
     CHECK(game_get_position(w, rock).x == 4.0f);
     game_movement_view_t view = game_query_movement(w);
     CHECK(view.count >= 1);
+    for (size_t i = 0; i < view.count; i++) GAME_MOVEMENT_FIELD(view, position, y, i) = 2.0f;
+    CHECK(game_get_position(w, rock).y == 2.0f);
+
+    // Defaults by address (a constant object in C++: a temporary has none) and by value.
+    game_spawn_desc_t dflt = {};
+    dflt.health = &GAME_HEALTH_DEFAULT;
+    dflt.lifetime = &GAME_LIFETIME_DEFAULT;
+    ecs_entity_t plain = game_spawn(w, &dflt);
+    CHECK(game_get_health(w, plain).max == 100 && game_get_health(w, plain).current == 0);
+    CHECK(game_get_lifetime(w, plain).seconds == 2.0f);
+    const game_health_t *dp = &GAME_HEALTH_DEFAULT;
+    CHECK(dp->max == 100 && game_set_health(w, plain, GAME_HEALTH_DEFAULT));
+    static_assert(GAME_HEALTH_DEFAULT.max == 100, "a constant expression too");
+    CHECK(game_destroy(w, plain));
 
     // Hooks (a captureless lambda is a hook function) and a prefab with overrides.
     static int health_removed = 0;

@@ -222,7 +222,7 @@ static int F(model_matches)(int q) {
     return n;
 }
 
-/* Each view lists exactly the model's matches, once each, with their values at ROW. */
+/* Each view lists exactly the model's matches, once each, with their values through FIELD. */
 static void F(check_views)(F(world_t) *w) {
     /* A non-owned view (a query over slot components) is empty when its list cannot grow:
      * allowed only under a fault. */
@@ -235,7 +235,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(mv.entity[i]);
         EXPECT(x && F(match)(Q_MOVE, x->has), "move view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "move view lists an entity twice");
-        EXPECT(same_f32(mv.pos.x[U(MOVE_ROW)(mv, pos, i)], x->pos.x) && same_f64(mv.vel.rows[U(MOVE_ROW)(mv, vel, i)].x, x->vel.x),
+        EXPECT(same_f32(U(MOVE_FIELD)(mv, pos, x, i), x->pos.x) && same_f64(U(MOVE_FIELD)(mv, vel, x, i), x->vel.x),
                "move view values");
     }
     fault_mark();
@@ -247,8 +247,8 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(fv.entity[i]);
         EXPECT(x && F(match)(Q_FAST, x->has), "fast view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "fast view lists an entity twice");
-        EXPECT(same_f32(fv.pos.y[U(FAST_ROW)(fv, pos, i)], x->pos.y) && fv.kinds.rows[U(FAST_ROW)(fv, kinds, i)].i64 == x->kinds.i64 &&
-               fv.kinds.rows[U(FAST_ROW)(fv, kinds, i)].ids[1] == x->kinds.ids[1],
+        EXPECT(same_f32(U(FAST_FIELD)(fv, pos, y, i), x->pos.y) && U(FAST_FIELD)(fv, kinds, i64, i) == x->kinds.i64 &&
+               U(FAST_FIELD)(fv, kinds, ids, i)[1] == x->kinds.ids[1],
                "fast view values");
     }
     fault_mark();
@@ -259,7 +259,7 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(tv.entity[i]);
         EXPECT(x && F(match)(Q_TAGGED, x->has), "tagged view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "tagged view lists an entity twice");
-        EXPECT(same_f32(tv.pos.x[U(TAGGED_ROW)(tv, pos, i)], x->pos.x), "tagged view values");
+        EXPECT(same_f32(U(TAGGED_FIELD)(tv, pos, x, i), x->pos.x), "tagged view values");
     }
     /* built owns its pools: its entity array is pos's dense side (64-bit ids), rows 0..count-1 */
     F(built_view_t) bv = F(query_built)(w);
@@ -269,7 +269,8 @@ static void F(check_views)(F(world_t) *w) {
         F(ment_t) *x = F(find)(bv.entity[i]);
         EXPECT(x && F(match)(Q_BUILT, x->has), "built view entity");
         EXPECT(seen[x - F(m).e]++ == 0, "built view lists an entity twice");
-        EXPECT(U(BUILT_ROW)(bv, pos, i) == i && same_f32(bv.pos.x[i], x->pos.x) && bv.kinds.rows[i].u16 == x->kinds.u16,
+        EXPECT(&U(BUILT_FIELD)(bv, pos, x, i) == &w->components.pos.x[i] && same_f32(U(BUILT_FIELD)(bv, pos, x, i), x->pos.x) &&
+               U(BUILT_FIELD)(bv, kinds, u16, i) == x->kinds.u16,
                "built view values");
     }
 }
@@ -407,10 +408,11 @@ static bool F(op_component)(F(world_t) *w, rd_t *r, ecs_entity_t e, int c, int h
 }
 
 /* Records a deferred change, or tries to: the model checks the result. */
-static void F(op_defer)(F(world_t) *w, rd_t *r) {
+/* Records change `what`: 0-3 add, 4-6 set, 7-10 remove (component what % 4 ...), 11 destroy,
+ * 12 spawn (the only one that changes the world now). */
+static void F(defer_one)(F(world_t) *w, rd_t *r, uint8_t what) {
     F(mcmd_t) c;
     memset(&c, 0, sizeof c);
-    uint8_t what = rd_u8(r) % 13; /* 0-3 add, 4-6 set, 7-10 remove (component what % 4 ...), 11 destroy, 12 spawn */
     if (what == 12) { /* defer_spawn */
         if ((!FIXED && !F(room)()) || F(m).ncmd + 4 > MAX_CMDS) return;
         F(spawn_desc_t) d;
@@ -482,6 +484,10 @@ static void F(op_defer)(F(world_t) *w, rd_t *r) {
     if (!got) return;
     F(m).cmd[F(m).ncmd++] = c;
     F(m).nvals += value;
+}
+
+static void F(op_defer)(F(world_t) *w, rd_t *r) {
+    F(defer_one)(w, r, rd_u8(r) % 13);
 }
 
 /* The model's side of one applied command: as the immediate call. */
@@ -740,7 +746,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.pos.x[U(MOVE_ROW)(v, pos, i)] += 1.0f;
+            U(MOVE_FIELD)(v, pos, x, i) += 1.0f;
             x->pos.x += 1.0f;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
         }
@@ -749,7 +755,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.kinds.rows[U(FAST_ROW)(v, kinds, i)].u32 ^= 0x5au;
+            U(FAST_FIELD)(v, kinds, u32, i) ^= 0x5au;
             x->kinds.u32 ^= 0x5au;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
         }
@@ -758,7 +764,7 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
         for (size_t i = 0; i < v.count; i++) {
             F(ment_t) *x = F(find)(v.entity[i]);
             EXPECT(x != NULL, "view entity");
-            v.pos.y[U(TAGGED_ROW)(v, pos, i)] = 3.0f;
+            U(TAGGED_FIELD)(v, pos, y, i) = 3.0f;
             x->pos.y = 3.0f;
             if (rd_u8(r) % 4 == 0) F(op_defer)(w, r);
             if (rd_u8(r) % 8 == 0 && F(room)()) {
@@ -775,6 +781,10 @@ static void F(op_view_loop)(F(world_t) *w, rd_t *r) {
 /* ---- JSON ----------------------------------------------------------------------------- */
 
 static void F(op_json)(F(world_t) *w, rd_t *r) {
+    /* A save with changes waiting stops a debug build (docs/iteration.md): apply them first
+     * (no save while a fault keeps some); the reload below drops changes recorded after it. */
+    if (F(m).ncmd) F(op_apply)(w);
+    if (F(m).ncmd) return;
     fault_mark();
     char *first = F(world_to_json)(w);
     if (!first) {
@@ -797,6 +807,7 @@ static void F(op_json)(F(world_t) *w, rd_t *r) {
         F(world_free)(again);
     }
     if (rd_u8(r) & 1) { /* load it into the world itself: same contents, the buffer discarded */
+        for (int k = rd_u8(r) % 3; k > 0; k--) F(defer_one)(w, r, rd_u8(r) % 12); /* no spawn: the world stays the document's */
         fault_mark();
         if (F(world_from_json)(w, first, &err)) {
             F(m).ncmd = F(m).nvals = 0;

@@ -12,15 +12,40 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-/* Refuses single allocations above 16 MiB, as a small machine would: a document naming
- * slot 4000000000 must fail cleanly (out of memory), not take the fuzzer down. */
+/* Counts the bytes held (each block carries its size in front) and their peak; refuses
+ * single allocations above 16 MiB, as a small machine would, and any past 512 MiB held in
+ * all: a document naming slot 4000000000 must fail cleanly, not take the fuzzer down. */
+static size_t held, peak;
+
 static void *capped_realloc(void *ptr, size_t size, void *user) {
     (void)user;
+    size_t old = 0;
+    char *base = ptr ? (char *)ptr - 16 : NULL;
+    if (base) memcpy(&old, base, sizeof old);
     if (size == 0) {
-        free(ptr);
+        held -= old;
+        free(base);
         return NULL;
     }
-    return size > ((size_t)16 << 20) ? NULL : realloc(ptr, size);
+    if (size > ((size_t)16 << 20) || held - old + size > ((size_t)512 << 20)) return NULL;
+    char *grown = realloc(base, size + 16);
+    if (!grown) return NULL;
+    memcpy(grown, &size, sizeof size);
+    held = held - old + size;
+    if (held > peak) peak = held;
+    return grown + 16;
+}
+
+/* The bound a load's peak must keep: its budget, with the room growth by doubling takes
+ * (old and new arrays at once) and the loader's own lists (ids and references, in
+ * proportion to the text). */
+static void expect_bounded(size_t before, size_t size, const char *text) {
+    uint64_t bound = 2u * ECS_JSON_MEMORY_OF(size) + 64u * (uint64_t)size + ((uint64_t)1 << 20);
+    if ((uint64_t)(peak - before) > bound) {
+        fprintf(stderr, "fuzz_load: a load of %zu bytes held %zu bytes at its peak (bound %llu)\n%s\n", size,
+                peak - before, (unsigned long long)bound, text);
+        abort();
+    }
 }
 
 static void expect(int ok, const char *what, const char *detail) {

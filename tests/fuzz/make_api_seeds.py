@@ -212,7 +212,13 @@ def json(reload=0, pick=0):
 
 
 def views():
-    return [13]
+    return [13, 0]  # below 192: the views check
+
+
+def reenter(mode, target, remove=False):
+    """pos's on_remove destroys (0), removes pos (1), applies the buffer (2) or loads (3),
+    during destroy(target) or remove_pos(target)."""
+    return [13, 192 + mode] + target + [1 if remove else 0]
 
 
 def fault(countdown, onwards=0):
@@ -276,10 +282,17 @@ def seeds():
     s["fault_defer_apply"] = four + sum((defer(d_set(POS, live(i))) for i in range(4)), []) + fault(1) + apply() + fault(0) + apply()
     s["fault_views"] = four + spawn(0x9) + fault(1, 1) + views() + fault(0) + views()
     s["burst"] = burst(30) + views() + burst(20, 0x3, KINDS) + views()
+    # Plain ops only (NULL spawns, adds of pos, deferred changes), so the bytes stay in step.
+    three = [0, 1] * 3 + sum(([3] + live(i) + [POS, ADD, 0] for i in range(3)), [])
+    queued = [10, 3] + live(1) + [10, 7 + POS] + live(2) + [10, 11] + live(0)  # add marked, remove pos, destroy
+    for mode in range(4):
+        s[f"hook_reenter_{mode}"] = (three + queued + reenter(mode, live(0)) + three + queued +
+                                     reenter(mode, live(1), remove=True) + reenter(mode, stale(0)) + views())
     fixed = {}
     fixed["fixed_full"] = burst(24) + spawn() + spawn_prefab(2) + destroy(live(3)) + spawn_prefab(3) + views()
     fixed["fixed_overflow_loop"] = burst(24, 0x1, MARKED) + views() + loop(Q_POS, [[c_current(VEL, ADD), c_current(VEL, REMOVE), c_current(VEL, ADD)]] * 24) + views()
     fixed["fixed_defer_full"] = four + sum((defer(d_set(POS, live(i % 4))) for i in range(30)), []) + apply()
+    fixed["fixed_hook_reenter"] = s["hook_reenter_2"] + reenter(0, live(2))
     fixed["fixed_json"] = spawn(0xf, rich=True) + burst(10) + json(reload=1) + spawn() + views()
     fixed["fixed_loops"] = four + spawn(0xb) + loop(Q_FAST, [[c_other(live(0), MARKED)]] * 3) + loop(Q_POS, [[c_spawn(), c_current(MARKED, ADD)]] * 5)
     out = {f"seed_{k}": bytes([0]) + bytes(v) for k, v in s.items()}

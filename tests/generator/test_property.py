@@ -115,6 +115,8 @@ class SchemaMaker:
         return "n%d" % len(taken)
 
     def field_type(self):
+        """At most 1000 bytes a field and 5 fields: far under the 1 MiB a component may take (a
+        mutant's f64[65535] fields may pass it, and must then be refused cleanly)."""
         rng = self.rng
         roll = rng.random()
         if roll < 0.45:
@@ -309,7 +311,7 @@ def c_name_clashes(doc):
     for qname in doc.get("queries", {}):
         claim(f"{up}_EACH_{qname.upper()}", "q." + qname)
         claim(f"{up}_{qname.upper()}_OWNED", "q." + qname)
-        claim(f"{up}_{qname.upper()}_ROW", "q." + qname)
+        claim(f"{up}_{qname.upper()}_FIELD", "q." + qname)
         claim(f"{p}_query_{qname}", "q." + qname)
         claim(f"{p}_{qname}_view_t", "q." + qname)
     for pname in doc.get("prefabs", {}):

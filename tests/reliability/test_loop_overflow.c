@@ -68,8 +68,8 @@ static void fixed_full(void) {
         CHECK(k < FG_N);
         if (k >= FG_N) continue;
         seen[k]++;
-        CHECK(v.pos.x[i] == (float)k);
-        CHECK(v.vel.x[i] == 2.0f * (float)k);
+        CHECK(FG_MOVE_FIELD(v, pos, x, i) == (float)k);
+        CHECK(FG_MOVE_FIELD(v, vel, x, i) == 2.0f * (float)k);
     }
     for (int k = 0; k < FG_N; k++) CHECK_EQ(seen[k], 1);
 
@@ -100,14 +100,14 @@ static void fixed_full(void) {
         CHECK(k < FG_N && k % 2 == 0);
         if (k >= FG_N) continue;
         seen2[k]++;
-        CHECK(f.pos.x[i] == (float)k);
-        CHECK(f.vel.x[i] == 2.0f * (float)k);
-        CHECK(f.mass.kg[i] == (double)k);
+        CHECK(FG_MOVE_FREE_FIELD(f, pos, x, i) == (float)k);
+        CHECK(FG_MOVE_FREE_FIELD(f, vel, x, i) == 2.0f * (float)k);
+        CHECK(FG_MOVE_FREE_FIELD(f, mass, kg, i) == (double)k);
     }
     for (int k = 0; k < FG_N; k += 2) CHECK_EQ(seen2[k], 1);
     v = fg_query_move(w);
     CHECK_EQ(v.count, FG_N);
-    for (size_t i = 0; i < v.count; i++) CHECK(v.pos.x[i] == (float)ecs_entity_index(v.entity[i]));
+    for (size_t i = 0; i < v.count; i++) CHECK(FG_MOVE_FIELD(v, pos, x, i) == (float)ecs_entity_index(v.entity[i]));
     fg_world_free(w);
 }
 
@@ -158,8 +158,8 @@ static void alloc_fails(void) {
         CHECK(k < REL_N);
         if (k >= REL_N) continue;
         seen[k]++;
-        CHECK(v.pos.x[i] == (float)k);
-        CHECK(v.vel.x[i] == 3.0f * (float)k);
+        CHECK(REL_MOVE_FIELD(v, pos, x, i) == (float)k);
+        CHECK(REL_MOVE_FIELD(v, vel, x, i) == 3.0f * (float)k);
     }
     for (int k = 0; k < REL_N; k++) CHECK_EQ(seen[k], 1);
 
@@ -195,7 +195,8 @@ static void excluded_add(void) {
     for (int k = 0; k < 4; k++) CHECK_EQ(visits[k], 1);
     fg_move_free_view_t f = fg_query_move_free(w);
     CHECK_EQ(f.count, 3);
-    for (size_t i = 0; i < f.count; i++) CHECK(f.entity[i] != ids[0] && f.pos.x[i] == (float)ecs_entity_index(f.entity[i]));
+    for (size_t i = 0; i < f.count; i++)
+        CHECK(f.entity[i] != ids[0] && FG_MOVE_FREE_FIELD(f, pos, x, i) == (float)ecs_entity_index(f.entity[i]));
     CHECK_EQ(fg_query_move(w).count, 4);
     fg_world_free(w);
 }

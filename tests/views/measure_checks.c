@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
         double t0 = now();
         views_move_view_t v = views_query_move(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.position.x[VIEWS_MOVE_ROW(v, position, i)] += v.velocity.x[VIEWS_MOVE_ROW(v, velocity, i)] * 0.016f;
-            v.position.y[VIEWS_MOVE_ROW(v, position, i)] += v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] * 0.016f;
+            VIEWS_MOVE_FIELD(v, position, x, i) += VIEWS_MOVE_FIELD(v, velocity, x, i) * 0.016f;
+            VIEWS_MOVE_FIELD(v, position, y, i) += VIEWS_MOVE_FIELD(v, velocity, y, i) * 0.016f;
         }
         double t1 = now();
         VIEWS_EACH(w, it, position, velocity) {

@@ -176,7 +176,10 @@ static void maybe_defer(views_world_t *a, views_world_t *b) {
     if (ok) log_[logged++] = c;
 }
 
+/* The same saved document; with changes still waiting (a save would stop a debug build,
+ * docs/iteration.md) the same world hash, equal exactly for worlds that save the same. */
 static bool same_worlds(const views_world_t *a, const views_world_t *b) {
+    if (views_deferred_count(a) || views_deferred_count(b)) return views_world_hash(a) == views_world_hash(b);
     char *ja = views_world_to_json(a), *jb = views_world_to_json(b);
     bool same = ja && jb && strcmp(ja, jb) == 0;
     free(ja);
@@ -246,8 +249,8 @@ static void loop_view_move(views_world_t *a, views_world_t *b) {
     for (size_t i = 0; i < v.count; i++) {
         visit(v.entity[i]);
         views_position_t p = views_get_position(a, v.entity[i]);
-        CHECK(v.position.x[VIEWS_MOVE_ROW(v, position, i)] == p.x);
-        CHECK(v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] == views_get_velocity(a, v.entity[i]).y);
+        CHECK(VIEWS_MOVE_FIELD(v, position, x, i) == p.x);
+        CHECK(VIEWS_MOVE_FIELD(v, velocity, y, i) == views_get_velocity(a, v.entity[i]).y);
         maybe_defer(a, b);
     }
     all_visited();
@@ -258,8 +261,8 @@ static void loop_view_draw(views_world_t *a, views_world_t *b) {
     views_draw_view_t v = views_query_draw(a);
     for (size_t i = 0; i < v.count; i++) {
         visit(v.entity[i]);
-        CHECK(!strcmp(v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].name, views_get_sprite(a, v.entity[i]).name));
-        CHECK(v.position.y[VIEWS_DRAW_ROW(v, position, i)] == views_get_position(a, v.entity[i]).y);
+        CHECK(!strcmp(VIEWS_DRAW_FIELD(v, sprite, name, i), views_get_sprite(a, v.entity[i]).name));
+        CHECK(VIEWS_DRAW_FIELD(v, position, y, i) == views_get_position(a, v.entity[i]).y);
         maybe_defer(a, b);
     }
     all_visited();

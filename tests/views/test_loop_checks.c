@@ -44,7 +44,7 @@ static void run_case(int which) {
     case 2: { /* spawn with components inside a view loop (owned query) */
         views_move_view_t v = views_query_move(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.position.x[VIEWS_MOVE_ROW(v, position, i)] += 1;
+            VIEWS_MOVE_FIELD(v, position, x, i) += 1;
             views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
         }
         break;
@@ -52,7 +52,7 @@ static void run_case(int which) {
     case 3: { /* destroy inside a view loop (non-owned query) */
         views_draw_view_t v = views_query_draw(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].frames[0] = 1;
+            VIEWS_DRAW_FIELD(v, sprite, frames, i)[0] = 1;
             views_destroy(w, v.entity[i]);
         }
         break;
@@ -66,6 +66,23 @@ static void run_case(int which) {
             views_destroy(w, other_than(w, it.id));
         }
         break;
+    case 6: /* a deferred change never applied, then world_free */
+        views_defer_destroy(w, other_than(w, ECS_NULL));
+        break;
+    case 7: /* a deferred change never applied, then a save to a string */
+        views_defer_remove_velocity(w, other_than(w, ECS_NULL));
+        free(views_world_to_json(w));
+        break;
+    case 8: { /* a deferred change never applied, then a save to a file */
+        char path[] = "/tmp/test_loop_checks_XXXXXX";
+        int fd = mkstemp(path);
+        if (fd >= 0) close(fd), unlink(path);
+        views_defer_add_mass(w, other_than(w, ECS_NULL), (views_mass_t){ 2 });
+        views_defer_spawn(w, &(views_spawn_desc_t){ .mass = &(views_mass_t){ 1 } });
+        views_world_save(w, path, NULL);
+        unlink(path);
+        break;
+    }
     /* Legal: */
     case 10: /* destroy it.id, change its components, spawn, add to others, in a macro loop */
         VIEWS_EACH(w, it, position, velocity) {
@@ -86,7 +103,7 @@ static void run_case(int which) {
     case 12: { /* value changes and component-less spawns in a view loop, then defer */
         views_move_view_t v = views_query_move(w);
         for (size_t i = 0; i < v.count; i++) {
-            v.velocity.y[VIEWS_MOVE_ROW(v, velocity, i)] = 2;
+            VIEWS_MOVE_FIELD(v, velocity, y, i) = 2;
             views_spawn(w, NULL);
             views_defer_destroy(w, v.entity[i]);
         }
@@ -103,11 +120,21 @@ static void run_case(int which) {
             }
         }
         break;
+    case 15: { /* deferred changes applied before a save and world_free; a load drops them */
+        views_defer_destroy(w, other_than(w, ECS_NULL));
+        CHECK(views_deferred_count(w) == 1 && views_apply_deferred(w) && views_deferred_count(w) == 0);
+        char *json = views_world_to_json(w);
+        views_defer_destroy(w, other_than(w, ECS_NULL));
+        ecs_error_t err;
+        CHECK(views_world_from_json(w, json, &err) && views_deferred_count(w) == 0);
+        free(json);
+        break;
+    }
     case 13: { /* a new view after structural changes outside any loop */
         views_move_view_t v = views_query_move(w);
         views_destroy(w, v.entity[0]);
         v = views_query_move(w);
-        for (size_t i = 0; i < v.count; i++) v.position.y[VIEWS_MOVE_ROW(v, position, i)] = 1;
+        for (size_t i = 0; i < v.count; i++) VIEWS_MOVE_FIELD(v, position, y, i) = 1;
         break;
     }
     }
@@ -149,18 +176,31 @@ static void expect_abort(int which, const char *message) {
 }
 
 int main(void) {
-    expect_abort(0, "ecsgen check failed: views_remove_position or views_destroy of an entity other than it.id "
-                    "inside a macro loop (VIEWS_EACH...): record it with views_defer_remove_position or "
-                    "views_defer_destroy and call views_apply_deferred after the loop (docs/iteration.md)\n");
-    expect_abort(1, "views_remove_velocity or views_destroy of an entity other than it.id inside a macro loop");
+    expect_abort(0, "ecsgen check failed: views_destroy of an entity other than it.id inside a macro loop "
+                    "(VIEWS_EACH...): record it with views_defer_destroy and call views_apply_deferred after the "
+                    "loop (docs/iteration.md)\n");
+    expect_abort(1, "ecsgen check failed: views_remove_velocity of an entity other than it.id inside a macro loop "
+                    "(VIEWS_EACH...): record it with views_defer_remove_velocity and call views_apply_deferred after "
+                    "the loop (docs/iteration.md)\n");
     expect_abort(2, "ecsgen check failed: views_query_move(): its view was used after a structural change; inside a "
                     "view loop record spawns with components, destroys, adds and removes with the views_defer_ "
                     "calls and apply them after the loop (docs/iteration.md). The change: add position\n");
-    expect_abort(3, "views_query_draw(): its view was used after a structural change");
+    expect_abort(3, "views_query_draw(): its view was used after a structural change; inside a view loop record "
+                    "spawns with components, destroys, adds and removes with the views_defer_ calls and apply them "
+                    "after the loop (docs/iteration.md). The change: destroy\n");
     expect_abort(4, "views_apply_deferred() inside a macro loop (VIEWS_EACH...): call it after the loop");
-    expect_abort(5, "of an entity other than it.id inside a macro loop");
+    expect_abort(5, "views_destroy of an entity other than it.id inside a macro loop");
+    expect_abort(6, "ecsgen check failed: views_world_free(): 1 deferred change (recorded with the views_defer_ "
+                    "calls) was never applied and would be lost: call views_apply_deferred(w) after the loop that "
+                    "records it (docs/iteration.md)\n");
+    expect_abort(7, "ecsgen check failed: views_world_to_json(): 1 deferred change (recorded with the views_defer_ "
+                    "calls) was never applied and would be missing from the document: call views_apply_deferred(w) "
+                    "before saving (docs/iteration.md)\n");
+    expect_abort(8, "ecsgen check failed: views_world_save(): 2 deferred changes (recorded with the views_defer_ "
+                    "calls) were never applied and would be missing from the document: call views_apply_deferred(w) "
+                    "before saving (docs/iteration.md)\n");
     char err[1024];
-    for (int which = 10; which <= 14; which++) {
+    for (int which = 10; which <= 15; which++) {
         bool died = aborts(which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);

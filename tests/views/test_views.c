@@ -74,17 +74,17 @@ static bool matches(const shadow_t *s, const int *all, size_t nall, const int *n
 /* `none` lists end with -1 (C has no empty initializers), hence the `- 1` above. */
 #define L(...) { __VA_ARGS__ }
 #define VALUES_move(v, s, i)                                                                  \
-    CHECK(v.position.x[VIEWS_MOVE_ROW(v, position, i)] == s->px &&                           \
-          v.velocity.x[VIEWS_MOVE_ROW(v, velocity, i)] == s->vx)
+    CHECK(VIEWS_MOVE_FIELD(v, position, x, i) == s->px &&                                     \
+          VIEWS_MOVE_FIELD(v, velocity, x, i) == s->vx)
 #define VALUES_again(v, s, i) VALUES_move(v, s, i)
 #define VALUES_move_free(v, s, i)                                                             \
-    CHECK(v.position.x[VIEWS_MOVE_FREE_ROW(v, position, i)] == s->px &&                      \
-          v.velocity.x[VIEWS_MOVE_FREE_ROW(v, velocity, i)] == s->vx &&                      \
-          v.mass.rows[VIEWS_MOVE_FREE_ROW(v, mass, i)].kg == s->kg)
+    CHECK(VIEWS_MOVE_FREE_FIELD(v, position, x, i) == s->px &&                                \
+          VIEWS_MOVE_FREE_FIELD(v, velocity, x, i) == s->vx &&                                \
+          VIEWS_MOVE_FREE_FIELD(v, mass, kg, i) == s->kg)
 #define VALUES_draw(v, s, i)                                                                  \
-    CHECK(v.position.x[VIEWS_DRAW_ROW(v, position, i)] == s->px &&                           \
-          !strcmp(v.sprite.rows[VIEWS_DRAW_ROW(v, sprite, i)].name, s->name))
-#define VALUES_heavy(v, s, i) CHECK(v.mass.rows[VIEWS_HEAVY_ROW(v, mass, i)].kg == s->kg)
+    CHECK(VIEWS_DRAW_FIELD(v, position, x, i) == s->px &&                                     \
+          !strcmp(VIEWS_DRAW_FIELD(v, sprite, name, i), s->name))
+#define VALUES_heavy(v, s, i) CHECK(VIEWS_HEAVY_FIELD(v, mass, kg, i) == s->kg)
 #define VALUES_tagged(v, s, i) (void)(v)
 
 static void verify(views_world_t *w) {
@@ -232,7 +232,8 @@ static void spawn_joins_groups(void) {
     ecs_entity_t d = views_spawn(w, &(views_spawn_desc_t){ .position = &p, .velocity = &v, .mass = &m });
     CHECK_EQ(w->pending.count, 1);
     views_move_free_view_t fv = views_query_move_free(w);
-    CHECK(fv.count == 1 && fv.entity[0] == d && fv.mass.rows[0].kg == 3.0 && fv.position.x[0] == 1.0f);
+    CHECK(fv.count == 1 && fv.entity[0] == d && VIEWS_MOVE_FREE_FIELD(fv, mass, kg, 0) == 3.0 &&
+          VIEWS_MOVE_FREE_FIELD(fv, position, x, 0) == 1.0f);
     CHECK_EQ(views_query_move(w).count, 5);
     CHECK(views_query_heavy(w).count == 1 && views_query_heavy(w).entity[0] == d);
     views_world_free(w);
