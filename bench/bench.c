@@ -6,7 +6,7 @@
  * table shows the median of several runs of each and the median of their per-run ratios
  * (the two run alternately). Absolute times drift on a shared machine; the ratios less.
  *
- *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|relation] [--workload TEXT]
+ *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct|relation] [--workload TEXT]
  *
  * --quick: N = 10k and one run, to prove every workload works (under 10 s even in debug
  * and sanitizer builds); --json: the results as a JSON array instead of a table; --n,
@@ -31,6 +31,8 @@
 #include "bench128_ecs.h"
 #include "bench32_ecs.h"
 #include "bench32slot_ecs.h"
+#include "bench32slotstruct_ecs.h"
+#include "bench32struct_ecs.h"
 #include "bench512_ecs.h"
 
 typedef struct workload {
@@ -225,6 +227,8 @@ static double base_memory_n(size_t n) {
 
 /* ---- The workloads, once per schema size ---------------------------------------------- */
 
+/* STRUCT_LAYOUT: position, velocity and data have "layout": "struct". */
+#define STRUCT_LAYOUT 0
 #define SLOT_STORAGE 0
 #define S(x) bench32_##x
 #define SU(x) BENCH32_##x
@@ -258,6 +262,28 @@ static double base_memory_n(size_t n) {
 #undef SU
 #undef W
 #undef SLOT_STORAGE
+#undef STRUCT_LAYOUT
+
+#define STRUCT_LAYOUT 1
+#define SLOT_STORAGE 0
+#define S(x) bench32struct_##x
+#define SU(x) BENCH32STRUCT_##x
+#define W(x) w32struct_##x
+#include "workloads.h"
+#undef S
+#undef SU
+#undef W
+#undef SLOT_STORAGE
+#define SLOT_STORAGE 1
+#define S(x) bench32slotstruct_##x
+#define SU(x) BENCH32SLOTSTRUCT_##x
+#define W(x) w32slotstruct_##x
+#include "workloads.h"
+#undef S
+#undef SU
+#undef W
+#undef SLOT_STORAGE
+#undef STRUCT_LAYOUT
 
 #include "relations.h"
 
@@ -265,12 +291,14 @@ static double base_memory_n(size_t n) {
 
 static const struct {
     int components;
-    const char *storage; /* of position and velocity */
+    const char *storage; /* of position and velocity; "+struct": position, velocity and data have "layout": "struct" */
     const workload_t *workloads;
     size_t count;
 } schemas[] = {
     { 32, "sparse", w32_workloads, COUNT(w32_workloads) },
     { 32, "slot", w32slot_workloads, COUNT(w32slot_workloads) },
+    { 32, "sparse+struct", w32struct_workloads, COUNT(w32struct_workloads) },
+    { 32, "slot+struct", w32slotstruct_workloads, COUNT(w32slotstruct_workloads) },
     { 128, "sparse", w128_workloads, COUNT(w128_workloads) },
     { 512, "sparse", w512_workloads, COUNT(w512_workloads) },
     { 5, "relation", rel_workloads, COUNT(rel_workloads) }, /* bench/benchrel.json */
@@ -358,16 +386,14 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--components") && (!strcmp(value, "32") || !strcmp(value, "128") || !strcmp(value, "512")))
             only_components = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workload") && *value) only_workload = argv[++i];
-        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot") || !strcmp(value, "relation"))) only_storage = argv[++i];
-        else {
-            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot|relation] [--workload TEXT]\n", MAX_RUNS);
+ *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct|relation] [--workload TEXT]
             return 2;
         }
     }
     if (quick) sizes[0] = 10000, nsizes = 1;
     if (quick) runs = 1;
     if (json) printf("[\n");
-    else printf("%-32s %-12s %5s %-7s %8s %10s %10s %7s\n", "workload", "unit", "comps", "storage", "N", "ecsgen", "baseline", "ratio");
+    else printf("%-32s %-12s %5s %-13s %8s %10s %10s %7s\n", "workload", "unit", "comps", "storage", "N", "ecsgen", "baseline", "ratio");
     bool first = true;
     for (size_t s = 0; s < COUNT(schemas); s++) {
         if (only_components && schemas[s].components != only_components) continue;
@@ -384,7 +410,7 @@ int main(int argc, char **argv) {
                            first ? "" : ",\n", wl->name, wl->unit, schemas[s].components, schemas[s].storage, sizes[k],
                            m.ecs, m.baseline, m.ratio);
                 else
-                    printf("%-32s %-12s %5d %-7s %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
+                    printf("%-32s %-12s %5d %-13s %8zu %10.2f %10.2f %6.2fx\n", wl->name, wl->unit, schemas[s].components,
                            schemas[s].storage, sizes[k], m.ecs, m.baseline, m.ratio);
                 first = false;
                 fflush(stdout);

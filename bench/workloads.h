@@ -76,7 +76,7 @@ static double W(iterate_view)(size_t n) {
     double t0 = now_ns();
     for (size_t r = 0; r < reps; r++) W(move_view)(w, bench_dt);
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -96,7 +96,7 @@ static double W(iterate_view_changed)(size_t n) {
     }
     double t = now_ns() - t0;
     if (S(query_move)(w).count != n) fail("view changed: wrong count");
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     free(ids);
     return t / (double)(reps * n);
@@ -117,7 +117,7 @@ static double W(iterate_view_2_threads)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -135,7 +135,7 @@ static double W(iterate_each)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -153,7 +153,7 @@ static double W(iterate_system)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * n);
 }
@@ -174,7 +174,7 @@ static double W(iterate_sparse)(size_t n) {
         }
     }
     double t = now_ns() - t0;
-    sink += w->components.position.x[n / 2];
+    sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
     return t / (double)(reps * matched);
 }

@@ -768,28 +768,28 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
 static const char *const editor__position_keys[] = { "x", "y" };
 static const editor_position_t editor__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t editor__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.x) },
-    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.y) },
+    { "x", ECS_META_F32, offsetof(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), ECS_META_SIZEOF(editor_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.x), 0 },
+    { "y", ECS_META_F32, offsetof(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), ECS_META_SIZEOF(editor_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.position.y), 0 },
 };
 
 static const char *const editor__velocity_keys[] = { "x", "y" };
 static const editor_velocity_t editor__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t editor__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.x) },
-    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.y) },
+    { "x", ECS_META_F32, offsetof(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), ECS_META_SIZEOF(editor_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.x), 0 },
+    { "y", ECS_META_F32, offsetof(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), ECS_META_SIZEOF(editor_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(editor_world_t, components.velocity.y), 0 },
 };
 
 static const char *const editor__health_keys[] = { "current", "max" };
 static const editor_health_t editor__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t editor__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(editor_world_t, components.health.current) },
-    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(editor_world_t, components.health.max) },
+    { "current", ECS_META_I32, offsetof(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), ECS_META_SIZEOF(editor_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(editor_world_t, components.health.current), 0 },
+    { "max", ECS_META_I32, offsetof(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), ECS_META_SIZEOF(editor_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(editor_world_t, components.health.max), 0 },
 };
 
 static const char *const editor__name_keys[] = { "value" };
 static const editor_name_t editor__name_default_value = { .value = "" };
 static const ecs_meta_field_t editor__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(editor_world_t, components.name.value) },
+    { "value", ECS_META_CHAR, offsetof(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value), ECS_META_SIZEOF(editor_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(editor_world_t, components.name.value), 0 },
 };
 
 static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "move", "rotate", "scale" };
@@ -797,8 +797,8 @@ static const char *const editor__gizmo_kind_names[EDITOR_GIZMO_KIND_COUNT] = { "
 static const char *const editor__gizmo_keys[] = { "kind", "size" };
 static const editor_gizmo_t editor__gizmo_default_value = { .kind = EDITOR_GIZMO_KIND_MOVE, .size = 1.0f };
 static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
-    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "", offsetof(editor_world_t, components.gizmo.kind) },
-    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "", offsetof(editor_world_t, components.gizmo.size) },
+    { "kind", ECS_META_ENUM, offsetof(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), ECS_META_SIZEOF(editor_gizmo_t, kind), 0u, editor__gizmo_kind_names, EDITOR_GIZMO_KIND_COUNT, "enum { move, rotate, scale }", "\"move\"", "", offsetof(editor_world_t, components.gizmo.kind), 0 },
+    { "size", ECS_META_F32, offsetof(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), ECS_META_SIZEOF(editor_gizmo_t, size), 0u, NULL, 0, "f32", "1.0", "", offsetof(editor_world_t, components.gizmo.size), 0 },
 };
 
 static const ecs_meta_component_t editor__meta_components[] = {

@@ -1085,7 +1085,14 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define EDITOR_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define EDITOR_FIELD(it, c, f) EDITOR__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
+#define EDITOR__CELL_position(p, f, r) ((p).f[r])
+#define EDITOR__CELL_velocity(p, f, r) ((p).f[r])
+#define EDITOR__CELL_health(p, f, r) ((p).f[r])
+#define EDITOR__CELL_name(p, f, r) ((p).f[r])
+#define EDITOR__CELL_gizmo(p, f, r) ((p).f[r])
 #define EDITOR_ROW(it, c) ((it##__##c)->c)
 #define EDITOR__DECL(it, c) *const it##__##c = &it
 #define EDITOR__USE(it, c) (void)it##__##c
@@ -1232,7 +1239,7 @@ typedef struct editor_movement_view {
     const ecs_checks_t *checks__; /* EDITOR_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } editor_movement_view_t;
-#define EDITOR_MOVEMENT_FIELD(v, c, f, i) ((v).c.f[(EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
+#define EDITOR_MOVEMENT_FIELD(v, c, f, i) EDITOR__CELL_##c((v).c, f, (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
@@ -1267,7 +1274,7 @@ typedef struct editor_selection_view {
     uint64_t changes__;
 } editor_selection_view_t;
 #define EDITOR_SELECTION_FIELD(v, c, f, i) \
-    ((v).pools__.c.f[(EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i))])
+    EDITOR__CELL_##c((v).pools__.c, f, (EDITOR__CHECK_VIEW(v, "editor_query_selection(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
 
 editor_selection_view_t editor_query_selection(editor_world_t *w);
 

@@ -881,41 +881,41 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
 static const char *const game__position_keys[] = { "x", "y" };
 static const game_position_t game__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t game__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.x) },
-    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.y) },
+    { "x", ECS_META_F32, offsetof(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), ECS_META_SIZEOF(game_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.x), 0 },
+    { "y", ECS_META_F32, offsetof(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), ECS_META_SIZEOF(game_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.position.y), 0 },
 };
 
 static const char *const game__velocity_keys[] = { "x", "y" };
 static const game_velocity_t game__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t game__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.x) },
-    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.y) },
+    { "x", ECS_META_F32, offsetof(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), ECS_META_SIZEOF(game_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.x), 0 },
+    { "y", ECS_META_F32, offsetof(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), ECS_META_SIZEOF(game_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(game_world_t, components.velocity.y), 0 },
 };
 
 static const char *const game__health_keys[] = { "current", "max" };
 static const game_health_t game__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t game__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(game_world_t, components.health.current) },
-    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(game_world_t, components.health.max) },
+    { "current", ECS_META_I32, offsetof(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), ECS_META_SIZEOF(game_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(game_world_t, components.health.current), 0 },
+    { "max", ECS_META_I32, offsetof(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), ECS_META_SIZEOF(game_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(game_world_t, components.health.max), 0 },
 };
 
 static const char *const game__name_keys[] = { "value" };
 static const game_name_t game__name_default_value = { .value = "" };
 static const ecs_meta_field_t game__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(game_world_t, components.name.value) },
+    { "value", ECS_META_CHAR, offsetof(game_name_t, value), ECS_META_SIZEOF(game_name_t, value), ECS_META_SIZEOF(game_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(game_world_t, components.name.value), 0 },
 };
 
 static const char *const game__target_keys[] = { "entity" };
 static const game_target_t game__target_default_value = { .entity = ECS_NULL };
 static const ecs_meta_field_t game__target_meta_fields[] = {
-    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(game_world_t, components.target.entity) },
+    { "entity", ECS_META_ENTITY, offsetof(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), ECS_META_SIZEOF(game_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(game_world_t, components.target.entity), 0 },
 };
 
 static const char *const game__cargo_keys[] = { "items", "count" };
 static const game_cargo_t game__cargo_default_value = { .items = { 0, 0, 0, 0, 0, 0, 0, 0 }, .count = 0 };
 static const ecs_meta_field_t game__cargo_meta_fields[] = {
-    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "", offsetof(game_world_t, components.cargo.items) },
-    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "", offsetof(game_world_t, components.cargo.count) },
+    { "items", ECS_META_U16, offsetof(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items), ECS_META_SIZEOF(game_cargo_t, items[0]), 8u, NULL, 0, "u16[8]", "[0, 0, 0, 0, 0, 0, 0, 0]", "", offsetof(game_world_t, components.cargo.items), 0 },
+    { "count", ECS_META_U8, offsetof(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), ECS_META_SIZEOF(game_cargo_t, count), 0u, NULL, 0, "u8", "0", "", offsetof(game_world_t, components.cargo.count), 0 },
 };
 
 static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle", "chase", "flee" };
@@ -923,26 +923,26 @@ static const char *const game__mood_state_names[GAME_MOOD_STATE_COUNT] = { "idle
 static const char *const game__mood_keys[] = { "state" };
 static const game_mood_t game__mood_default_value = { .state = GAME_MOOD_STATE_IDLE };
 static const ecs_meta_field_t game__mood_meta_fields[] = {
-    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "", offsetof(game_world_t, components.mood.state) },
+    { "state", ECS_META_ENUM, offsetof(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), ECS_META_SIZEOF(game_mood_t, state), 0u, game__mood_state_names, GAME_MOOD_STATE_COUNT, "enum { idle, chase, flee }", "\"idle\"", "", offsetof(game_world_t, components.mood.state), 0 },
 };
 
 static const char *const game__lifetime_keys[] = { "seconds" };
 static const game_lifetime_t game__lifetime_default_value = { .seconds = 2.0f };
 static const ecs_meta_field_t game__lifetime_meta_fields[] = {
-    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "", offsetof(game_world_t, components.lifetime.seconds) },
+    { "seconds", ECS_META_F32, offsetof(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), ECS_META_SIZEOF(game_lifetime_t, seconds), 0u, NULL, 0, "f32", "2.0", "", offsetof(game_world_t, components.lifetime.seconds), 0 },
 };
 
 static const char *const game__radius_keys[] = { "metres" };
 static const game_radius_t game__radius_default_value = { .metres = 1.0f };
 static const ecs_meta_field_t game__radius_meta_fields[] = {
-    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "", offsetof(game_world_t, components.radius.metres) },
+    { "metres", ECS_META_F32, offsetof(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), ECS_META_SIZEOF(game_radius_t, metres), 0u, NULL, 0, "f32", "1.0", "", offsetof(game_world_t, components.radius.metres), 0 },
 };
 
 static const char *const game__clock_keys[] = { "frame", "dt" };
 static const game_clock_t game__clock_default_value = { .frame = UINT64_C(0), .dt = 0.016666668f };
 static const ecs_meta_field_t game__clock_meta_fields[] = {
-    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "", 0 },
-    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "", 0 },
+    { "frame", ECS_META_U64, offsetof(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), ECS_META_SIZEOF(game_clock_t, frame), 0u, NULL, 0, "u64", "0", "", 0, 0 },
+    { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "", 0, 0 },
 };
 
 static const ecs_meta_component_t game__meta_components[] = {

@@ -1666,7 +1666,19 @@ static inline void game__loop_leave(game_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define GAME_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define GAME_FIELD(it, c, f) GAME__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
+#define GAME__CELL_position(p, f, r) ((p).f[r])
+#define GAME__CELL_velocity(p, f, r) ((p).f[r])
+#define GAME__CELL_health(p, f, r) ((p).f[r])
+#define GAME__CELL_name(p, f, r) ((p).f[r])
+#define GAME__CELL_target(p, f, r) ((p).f[r])
+#define GAME__CELL_cargo(p, f, r) ((p).f[r])
+#define GAME__CELL_mood(p, f, r) ((p).f[r])
+#define GAME__CELL_lifetime(p, f, r) ((p).f[r])
+#define GAME__CELL_radius(p, f, r) ((p).f[r])
+#define GAME__CELL_clock(p, f, r) ((p).f[r])
 #define GAME_ROW(it, c) ((it##__##c)->c)
 #define GAME__DECL(it, c) *const it##__##c = &it
 #define GAME__USE(it, c) (void)it##__##c
@@ -1849,7 +1861,7 @@ typedef struct game_movement_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_movement_view_t;
-#define GAME_MOVEMENT_FIELD(v, c, f, i) ((v).c.f[(GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
+#define GAME_MOVEMENT_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);
@@ -1877,7 +1889,7 @@ typedef struct game_expiring_view {
     const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } game_expiring_view_t;
-#define GAME_EXPIRING_FIELD(v, c, f, i) ((v).c.f[(GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
+#define GAME_EXPIRING_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) game__groups_flush(w);

@@ -819,41 +819,41 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
 static const char *const server__position_keys[] = { "x", "y" };
 static const server_position_t server__position_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t server__position_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.x) },
-    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.y) },
+    { "x", ECS_META_F32, offsetof(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), ECS_META_SIZEOF(server_position_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.x), 0 },
+    { "y", ECS_META_F32, offsetof(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), ECS_META_SIZEOF(server_position_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.position.y), 0 },
 };
 
 static const char *const server__velocity_keys[] = { "x", "y" };
 static const server_velocity_t server__velocity_default_value = { .x = 0.0f, .y = 0.0f };
 static const ecs_meta_field_t server__velocity_meta_fields[] = {
-    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.x) },
-    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.y) },
+    { "x", ECS_META_F32, offsetof(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), ECS_META_SIZEOF(server_velocity_t, x), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.x), 0 },
+    { "y", ECS_META_F32, offsetof(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), ECS_META_SIZEOF(server_velocity_t, y), 0u, NULL, 0, "f32", "0.0", "", offsetof(server_world_t, components.velocity.y), 0 },
 };
 
 static const char *const server__health_keys[] = { "current", "max" };
 static const server_health_t server__health_default_value = { .current = 0, .max = 100 };
 static const ecs_meta_field_t server__health_meta_fields[] = {
-    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(server_world_t, components.health.current) },
-    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(server_world_t, components.health.max) },
+    { "current", ECS_META_I32, offsetof(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), ECS_META_SIZEOF(server_health_t, current), 0u, NULL, 0, "i32", "0", "", offsetof(server_world_t, components.health.current), 0 },
+    { "max", ECS_META_I32, offsetof(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), ECS_META_SIZEOF(server_health_t, max), 0u, NULL, 0, "i32", "100", "", offsetof(server_world_t, components.health.max), 0 },
 };
 
 static const char *const server__name_keys[] = { "value" };
 static const server_name_t server__name_default_value = { .value = "" };
 static const ecs_meta_field_t server__name_meta_fields[] = {
-    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(server_world_t, components.name.value) },
+    { "value", ECS_META_CHAR, offsetof(server_name_t, value), ECS_META_SIZEOF(server_name_t, value), ECS_META_SIZEOF(server_name_t, value[0]), 32u, NULL, 0, "char[32]", "\"\"", "", offsetof(server_world_t, components.name.value), 0 },
 };
 
 static const char *const server__target_keys[] = { "entity" };
 static const server_target_t server__target_default_value = { .entity = ECS_NULL };
 static const ecs_meta_field_t server__target_meta_fields[] = {
-    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(server_world_t, components.target.entity) },
+    { "entity", ECS_META_ENTITY, offsetof(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), ECS_META_SIZEOF(server_target_t, entity), 0u, NULL, 0, "entity", "null", "", offsetof(server_world_t, components.target.entity), 0 },
 };
 
 static const char *const server__connection_keys[] = { "peer", "ping_ms" };
 static const server_connection_t server__connection_default_value = { .peer = 0, .ping_ms = 0 };
 static const ecs_meta_field_t server__connection_meta_fields[] = {
-    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "", offsetof(server_world_t, components.connection.peer) },
-    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "", offsetof(server_world_t, components.connection.ping_ms) },
+    { "peer", ECS_META_U32, offsetof(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), ECS_META_SIZEOF(server_connection_t, peer), 0u, NULL, 0, "u32", "0", "", offsetof(server_world_t, components.connection.peer), 0 },
+    { "ping_ms", ECS_META_U16, offsetof(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), ECS_META_SIZEOF(server_connection_t, ping_ms), 0u, NULL, 0, "u16", "0", "", offsetof(server_world_t, components.connection.ping_ms), 0 },
 };
 
 static const ecs_meta_component_t server__meta_components[] = {

@@ -1188,7 +1188,15 @@ static inline void server__loop_leave(server_iter_t *it) {
 
 /* Field f of component c for the loop's entity, and its row in pool c: it__c, a pointer to
  * it declared by the loop for each component named, makes c's absence a compile error. */
-#define SERVER_FIELD(it, c, f) ((it##__##c)->world__->components.c.f[(it##__##c)->c])
+#define SERVER_FIELD(it, c, f) SERVER__CELL_##c((it##__##c)->world__->components.c, f, (it##__##c)->c)
+/* Field f of row r of pool p (an lvalue), in its component's layout (singletons: the
+ * systems' pointers to their fields, row 0). */
+#define SERVER__CELL_position(p, f, r) ((p).f[r])
+#define SERVER__CELL_velocity(p, f, r) ((p).f[r])
+#define SERVER__CELL_health(p, f, r) ((p).f[r])
+#define SERVER__CELL_name(p, f, r) ((p).f[r])
+#define SERVER__CELL_target(p, f, r) ((p).f[r])
+#define SERVER__CELL_connection(p, f, r) ((p).f[r])
 #define SERVER_ROW(it, c) ((it##__##c)->c)
 #define SERVER__DECL(it, c) *const it##__##c = &it
 #define SERVER__USE(it, c) (void)it##__##c
@@ -1341,7 +1349,7 @@ typedef struct server_movement_view {
     const ecs_checks_t *checks__; /* SERVER_CHECKS: the world's, and its changes when the view was made */
     uint64_t changes__;
 } server_movement_view_t;
-#define SERVER_MOVEMENT_FIELD(v, c, f, i) ((v).c.f[(SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i))])
+#define SERVER_MOVEMENT_FIELD(v, c, f, i) SERVER__CELL_##c((v).c, f, (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) server__groups_flush(w);
@@ -1376,7 +1384,7 @@ typedef struct server_replication_view {
     uint64_t changes__;
 } server_replication_view_t;
 #define SERVER_REPLICATION_FIELD(v, c, f, i) \
-    ((v).pools__.c.f[(SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i))])
+    SERVER__CELL_##c((v).pools__.c, f, (SERVER__CHECK_VIEW(v, "server_query_replication(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
 
 server_replication_view_t server_query_replication(server_world_t *w);
 

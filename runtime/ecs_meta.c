@@ -25,11 +25,18 @@ static const ecs_entities_t *ecs_meta_entities(const void *w, const ecs_meta_com
     return (const ecs_entities_t *)(const void *)((const char *)w + c->schema->entities_offset);
 }
 
-/* Field f's column (the pool's array of that field) in world w: a pointer stored at an offset. */
+/* Field f's column (the pool's array of that field, or its rows of value structs) in world
+ * w: a pointer stored at an offset. */
 static char *ecs_meta_column(const void *w, const ecs_meta_field_t *f) {
     char *column;
     memcpy(&column, (const char *)w + f->column_offset, sizeof column);
     return column;
+}
+
+/* The columns to grow or free: every field's, or the first's alone when the fields share
+ * the pool's rows ("layout": "struct"). */
+static uint32_t ecs_meta_columns(const ecs_meta_component_t *c) {
+    return c->field_count && c->fields[0].row_stride ? 1u : c->field_count;
 }
 
 /* Whether slot `index` (of a live entity) has slot component c. */
@@ -73,7 +80,7 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
     if (row == ECS_ROW_NONE) return false;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        memcpy(ecs_meta_field_ptr(out, f), ecs_meta_column(w, f) + (size_t)row * f->size, f->size);
+        memcpy(ecs_meta_field_ptr(out, f), ecs_meta_cell(w, f, row), f->size);
     }
     return true;
 }
@@ -81,7 +88,7 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
 void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value) {
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        memcpy(ecs_meta_column(w, f) + (size_t)row * f->size, ecs_meta_field_cptr(value, f), f->size);
+        memcpy(ecs_meta_cell(w, f, row), ecs_meta_field_cptr(value, f), f->size);
     }
 }
 
@@ -89,9 +96,9 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
     uint32_t cap;
     if (!ecs_sparse_next_capacity(set, &cap)) return false;
-    for (uint32_t k = 0; k < c->field_count; k++) {
+    for (uint32_t k = 0; k < ecs_meta_columns(c); k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        void *column = ecs_realloc_array(ecs_meta_column(w, f), cap, f->size);
+        void *column = ecs_realloc_array(ecs_meta_column(w, f), cap, f->row_stride ? f->row_stride : f->size);
         if (!column) return false;
         memcpy((char *)w + f->column_offset, &column, sizeof column);
     }
@@ -101,7 +108,7 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
     for (uint32_t k = 0; k < s->pooled_count; k++) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];
-        for (uint32_t i = 0; i < c->field_count; i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
+        for (uint32_t i = 0; i < ecs_meta_columns(c); i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
         if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
     }
 }
@@ -199,7 +206,7 @@ uint64_t ecs_meta_hash_entity(uint64_t h, const void *w, const ecs_meta_componen
     if (row == ECS_ROW_NONE) return h;
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        h = ecs_meta_hash_field(h, f, ecs_meta_column(w, f) + (size_t)row * f->size, ecs_meta_entities(w, c));
+        h = ecs_meta_hash_field(h, f, ecs_meta_cell(w, f, row), ecs_meta_entities(w, c));
     }
     return h;
 }

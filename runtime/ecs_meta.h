@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ecs_entities.h"
 
@@ -43,9 +44,13 @@ typedef struct ecs_meta_field {
     const char *type_text;    /* as the schema spells it: "f32", "u8[4]", "char[32]", "enum { a, b }" */
     const char *default_text; /* the schema's default, as JSON: "0", "[1, 2]", "\"idle\"", "null" */
     const char *doc;          /* "" when the schema has none */
-    size_t column_offset;     /* per-entity components: the offset in the world of the pool's
-                               * column (structure of arrays) of this field: a pointer to the
-                               * values, row after row */
+    size_t column_offset;     /* per-entity components: the offset in the world of the pointer
+                               * to the field's values, row after row: the field's own column
+                               * ("layout": "soa"), or the pool's rows of value structs, shared
+                               * by every field ("layout": "struct") */
+    size_t row_stride;        /* "layout": "struct": the bytes from one row to the next (the value
+                               * struct's size), the field at `offset` in each; 0: "soa" (a
+                               * column of the field alone, `size` bytes a row) */
 } ecs_meta_field_t;
 
 /* Where a per-entity component's values live (the schema's "storage"). */
@@ -132,6 +137,13 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c);
 
 /* Frees every per-entity component's columns and sparse set in world w (world_free). */
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s);
+
+/* Field f of row `row` in world w's pool, in either layout. */
+static inline void *ecs_meta_cell(const void *w, const ecs_meta_field_t *f, uint32_t row) {
+    char *column;
+    memcpy(&column, (const char *)w + f->column_offset, sizeof column);
+    return f->row_stride ? column + (size_t)row * f->row_stride + f->offset : column + (size_t)row * f->size;
+}
 
 /* For the generated tables: sizeof member m of struct type T. */
 #define ECS_META_SIZEOF(T, m) sizeof(((T *)0)->m)

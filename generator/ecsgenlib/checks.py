@@ -108,7 +108,17 @@ def _build_component(errors, file, names, cname, spec):
         errors.append(SchemaError(file, f"{path}.storage", "a singleton has no storage choice",
                                   "it is stored once, in the world: drop \"storage\""))
         return None
-    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage)
+    layout = spec.get("layout", "soa")
+    if (tag or singleton) and "layout" in spec:
+        errors.append(SchemaError(file, f"{path}.layout", f"a {'tag' if tag else 'singleton'} has no layout choice",
+                                  "a tag has no fields to lay out: drop \"layout\"" if tag else
+                                  "it is stored once, in the world: drop \"layout\""))
+        return None
+    if relation is not None and "layout" in spec:
+        errors.append(SchemaError(file, f"{path}.layout", "a relation has no layout choice",
+                                  "its one field, target, is kept as the relation's index reads it: drop \"layout\""))
+        return None
+    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage, layout)
     if relation is not None:
         component.relation = Relation(component, relation["on_target_destroy"])
     component.was = list(spec.get("was", []))

@@ -138,8 +138,11 @@ def value_text(field, value):
 
 
 class Component:
-    def __init__(self, names, name, doc, tag, singleton, path, storage="sparse"):
+    def __init__(self, names, name, doc, tag, singleton, path, storage="sparse", layout="soa"):
         self.names = names
+        # "soa": one array per field (pool.f[row]); "struct": one array of the value struct
+        # (pool.rows[row].f). The API is the same; cell() spells a field's place.
+        self.layout = layout
         self.name = name
         self.doc = doc
         self.tag = tag
@@ -205,6 +208,14 @@ class Component:
         self.slot_index = None  # slot storage: its bit in each entity's slot mask
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
         self.relation = None  # a relations.Relation when the component is one
+
+    @property
+    def struct_layout(self):
+        return self.layout == "struct"
+
+    def cell(self, pool, f, row):
+        """C: field f of row `row` of the pool reached as `pool` ("p->", "w->components.c.")."""
+        return f"{pool}rows[{row}].{f.name}" if self.struct_layout else f"{pool}{f.name}[{row}]"
 
     @property
     def meta_storage(self):
@@ -277,6 +288,8 @@ class Component:
     @property
     def row_bytes(self):
         """A C expression: the bytes one row of this component's fields takes ("0" for a tag)."""
+        if self.struct_layout:
+            return f"sizeof({self.type})"
         return " + ".join(f"sizeof({f.element_c_type}{f.suffix})" for f in self.fields) or "0"
 
     @property
@@ -433,6 +446,7 @@ class Schema:
         self.term_decl_macro = self.upper_internal("DECL")
         self.term_use_macro = self.upper_internal("USE")
         self.field_macro = n.macro("FIELD")  # a loop's typed access to a field: FIELD(it, c, f)
+        self.cell_macro = self.upper_internal("CELL")  # CELL_<c>(pool, f, row): a field's place, either layout
         self.loop_row_macro = n.macro("ROW")  # a loop's row in one of its pools: ROW(it, c)
         self.cursor_fn = self.names.internal("cursor")
         self.pools_of_fn = self.names.internal("pools", "of")  # the pools an entity may be in

@@ -493,7 +493,15 @@ static void test_entity_limit(void) {
     kit_world_free(w);
 }
 
-/* Storage is SoA and public: w->components.c.field[row]. */
+/* Storage is public: w->components.c.field[row], or w->components.c.rows[row].field for a
+ * component with "layout": "struct" (this file is also built on the kitchen schema with every
+ * data component so: tests/layout). POOL(c, f, row) spells either. */
+#ifdef KIT_STRUCT_LAYOUT
+#define POOL(c, f, row) (w->components.c.rows[row].f)
+#else
+#define POOL(c, f, row) (w->components.c.f[row])
+#endif
+
 static void test_direct_access(void) {
     kit_world_t *w = kit_world_new();
     ecs_entity_t a = kit_spawn(w, &(kit_spawn_desc_t){ .pos = &(kit_pos_t){ 1, 10 }, .label = &(kit_label_t){ .text = "a" } });
@@ -501,14 +509,14 @@ static void test_direct_access(void) {
     uint32_t ra = ecs_sparse_row(&w->components.pos.set, a);
     uint32_t rb = ecs_sparse_row(&w->components.pos.set, b);
     CHECK(ra != rb && ra < 2 && rb < 2);
-    CHECK(w->components.pos.x[ra] == 1 && w->components.pos.y[rb] == 20);
+    CHECK(POOL(pos, x, ra) == 1 && POOL(pos, y, rb) == 20);
     CHECK_EQ(ecs_sparse_id(&w->components.pos.set, rb, w->entities.generation), b);
-    w->components.pos.y[ra] = -5;
+    POOL(pos, y, ra) = -5;
     CHECK(kit_get_pos(w, a).y == -5);
     uint32_t rl = ecs_sparse_row(&w->components.label.set, a);
-    CHECK_STR(w->components.label.text[rl], "a");
+    CHECK_STR(POOL(label, text, rl), "a");
     uint32_t rr = ecs_sparse_row(&w->components.arrays.set, b);
-    w->components.arrays.wide[rr][0] = 77;
+    POOL(arrays, wide, rr)[0] = 77;
     CHECK(kit_get_arrays(w, b).wide[0] == 77);
     CHECK_EQ(w->entities.alive, 2);
     kit_world_free(w);
@@ -860,7 +868,7 @@ static void test_slot_storage(void) {
     for (int k = 0; k < 200; k++) CHECK(!kit_has_vel(w, bare[k]) && !kit_has_marked(w, bare[k]) && !kit_has_state(w, bare[k]));
     CHECK(kit_has_vel(w, a) && kit_has_marked(w, a));
     CHECK_EQ(kit_get_vel(w, a).dy, 2);
-    CHECK_EQ(kit_ref_vel(w, a).dx, &w->components.vel.dx[ecs_entity_index(a)]); /* the row is the slot */
+    CHECK_EQ(kit_ref_vel(w, a).dx, &POOL(vel, dx, ecs_entity_index(a))); /* the row is the slot */
     CHECK_EQ(kit_count_vel(w), 1);
     CHECK(kit_add_vel(w, bare[199], (kit_vel_t){ 5, 6 }));
     CHECK(!kit_add_vel(w, bare[199], (kit_vel_t){ 7, 8 })); /* present: add refuses */
@@ -903,7 +911,7 @@ static void test_slot_runs(void) {
         seen++;
         if (it.vel % 2) continue;
         bodies++;
-        sum += w->components.vel.dx[it.vel];
+        sum += POOL(vel, dx, it.vel);
     }
     int expect = 0, even = 0;
     float expect_sum = 0;

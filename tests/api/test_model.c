@@ -601,16 +601,24 @@ static ecs_entity_t spawn_prefab(kit_world_t *w) {
 /* ---- Loops --------------------------------------------------------------------------- */
 
 /* The rows a macro loop hands out hold the entity's values. */
+/* Field f of row `row` of pool c in p (w->components), in either layout (tests/layout builds
+ * this file on the kitchen schema in "layout": "struct"). */
+#ifdef KIT_STRUCT_LAYOUT
+#define PF(c, f, row) (p->c.rows[row].f)
+#else
+#define PF(c, f, row) (p->c.f[row])
+#endif
+
 static void check_rows(kit_world_t *w, const kit_iter_t *it, const model_entity_t *m, uint16_t all) {
     const kit_components_t *p = &w->components;
-    if (all & BIT(pos)) MCHECK(memcmp(&p->pos.x[it->pos], &m->pos.x, sizeof m->pos.x) == 0 &&
-                               memcmp(&p->pos.y[it->pos], &m->pos.y, sizeof m->pos.y) == 0);
-    if (all & BIT(vel)) MCHECK(p->vel.dx[it->vel] == m->vel.dx && p->vel.dy[it->vel] == m->vel.dy);
-    if (all & BIT(label)) MCHECK(memcmp(p->label.text[it->label], m->label.text, sizeof m->label.text) == 0);
-    if (all & BIT(link)) MCHECK(p->link.other[it->link] == m->link.other);
-    if (all & BIT(scalars)) MCHECK(p->scalars.u64[it->scalars] == m->scalars.u64 && p->scalars.who[it->scalars] == m->scalars.who);
-    if (all & BIT(arrays)) MCHECK(memcmp(p->arrays.refs[it->arrays], m->arrays.refs, sizeof m->arrays.refs) == 0);
-    if (all & BIT(state)) MCHECK(p->state.mode[it->state] == m->state.mode);
+    if (all & BIT(pos)) MCHECK(memcmp(&PF(pos, x, it->pos), &m->pos.x, sizeof m->pos.x) == 0 &&
+                               memcmp(&PF(pos, y, it->pos), &m->pos.y, sizeof m->pos.y) == 0);
+    if (all & BIT(vel)) MCHECK(PF(vel, dx, it->vel) == m->vel.dx && PF(vel, dy, it->vel) == m->vel.dy);
+    if (all & BIT(label)) MCHECK(memcmp(PF(label, text, it->label), m->label.text, sizeof m->label.text) == 0);
+    if (all & BIT(link)) MCHECK(PF(link, other, it->link) == m->link.other);
+    if (all & BIT(scalars)) MCHECK(PF(scalars, u64, it->scalars) == m->scalars.u64 && PF(scalars, who, it->scalars) == m->scalars.who);
+    if (all & BIT(arrays)) MCHECK(memcmp(PF(arrays, refs, it->arrays), m->arrays.refs, sizeof m->arrays.refs) == 0);
+    if (all & BIT(state)) MCHECK(PF(state, mode, it->state) == m->state.mode);
     if (all & BIT(marked)) MCHECK(it->marked == ecs_entity_index(it->id)); /* slot storage */
 }
 

@@ -13,6 +13,13 @@
 #include "check.h"
 #include "kit_ecs.h"
 
+/* pos.x of row i, in either layout (tests/layout builds this file in "layout": "struct"). */
+#ifdef KIT_STRUCT_LAYOUT
+#define POS_X(i) w->components.pos.rows[i].x
+#else
+#define POS_X(i) w->components.pos.x[i]
+#endif
+
 #define MAX 64
 
 static ecs_entity_t ids[MAX];
@@ -124,7 +131,7 @@ static void in_place(void) {
     check_moving(w);
     CHECK(w->scratch.moving.listed && w->scratch.moving.in_place);
     kit_moving_view_t v = kit_query_moving(w);
-    for (size_t i = 0; i < v.count; i++) CHECK(&KIT_MOVING_FIELD(v, pos, x, i) == &w->components.pos.x[i]);
+    for (size_t i = 0; i < v.count; i++) CHECK(&KIT_MOVING_FIELD(v, pos, x, i) == &POS_X(i));
     CHECK(kit_remove_pos(w, ids[2]) && kit_add_pos(w, ids[2], (kit_pos_t){ 2, -2 }));
     stage = "pos removed and added again";
     check_moving(w);
