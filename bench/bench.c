@@ -386,7 +386,10 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--components") && (!strcmp(value, "32") || !strcmp(value, "128") || !strcmp(value, "512")))
             only_components = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workload") && *value) only_workload = argv[++i];
- *     bench [--quick] [--json] [--runs R] [--n N] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct|relation] [--workload TEXT]
+        else if (!strcmp(argv[i], "--storage") && (!strcmp(value, "sparse") || !strcmp(value, "slot") || !strcmp(value, "relation") ||
+                                                    !strcmp(value, "sparse+struct") || !strcmp(value, "slot+struct"))) only_storage = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench [--quick] [--json] [--runs 1..%d] [--n 100..10000000] [--components 32|128|512] [--storage sparse|slot|sparse+struct|slot+struct|relation] [--workload TEXT]\n", MAX_RUNS);
             return 2;
         }
     }

@@ -49,19 +49,21 @@ class Snapshot:
             p = f"w->components.{c.name}"
             count = f"o->components.{c.name}.set.count"
             out.append(Block(f"{c.name}: members", f"{p}.set.{'id' if c.name in ids else 'index'}", count))
-            for f in c.fields:
-                out.append(Block(f"{c.name}.{f.name}", f"{p}.{f.name}", count))
+            for col in _columns(c):
+                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count))
         if s.slotted:
             out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u"))
             rows = "(o->entities.used < o->slot_rows ? o->entities.used : o->slot_rows)"
             for c in s.slotted_data:
-                for f in c.fields:
-                    out.append(Block(f"{c.name}.{f.name} (slot rows)", f"w->components.{c.name}.{f.name}", rows))
+                for col in _columns(c):
+                    out.append(Block(f"{c.name}.{col} (slot rows)", f"w->components.{c.name}.{col}", rows))
         if s.groups:
             out.append(Block("pending group members", "w->pending.ids", "o->pending.count"))
         out.append(Block("deferred commands", "w->deferred.commands", "o->deferred.count"))
         if s.data:
             out.append(Block("deferred values", "w->deferred.values", "o->deferred.value_count"))
+        for c in s.relations:  # the reverse index: a node per slot (its depth-first cache is remade)
+            out.append(Block(f"{c.name}: index", f"w->{c.relation.index}.node", "o->entities.used"))
         return out
 
     @property
@@ -79,3 +81,8 @@ class Snapshot:
             out += ["groups", "pending.count", "pending.overflow"]
         out += ["deferred.count", "deferred.value_count"] if s.data else ["deferred.count"]
         return out
+
+
+def _columns(c):
+    """A data component's arrays in its pool: one per field (soa), or `rows` (struct layout)."""
+    return ["rows"] if c.struct_layout else [f.name for f in c.fields]

@@ -2,6 +2,7 @@
  * (sparse, cascade), owned_by (sparse, clear, once called owner) and docked_at (slot,
  * cascade). One function per behaviour; every one ends with the index checked against the
  * components' targets (rel__relations_verify). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,6 +369,55 @@ static void test_cycle_across_relations(void) {
     rel_world_free(w);
 }
 
+/* The depth-first order of child_of as text: each entity's id, its target's. */
+static char *depth_first_text(rel_world_t *w) {
+    size_t cap = 64 + 48 * (rel_count(w) + 1), len = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    REL_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        len += (size_t)snprintf(out + len, cap - len, "%llu<%llu ", (unsigned long long)it.id, (unsigned long long)it.target);
+    }
+    return out;
+}
+
+/* A snapshot restores the relations' index: counts, loops and the depth-first order as taken,
+ * after re-parenting, a cascade, a clear and new entities (issue 34 with issue 32). */
+static void test_snapshot_restore(void) {
+    rel_world_t *w = rel_world_new();
+    ecs_entity_t root = rel_spawn(w, NULL), other = rel_spawn(w, NULL);
+    ecs_entity_t a = child(w, root), b = child(w, root), c = child(w, a);
+    CHECK(rel_add_owned_by(w, c, (rel_owned_by_t){ other }));
+    CHECK(rel_add_docked_at(w, b, (rel_docked_at_t){ other }));
+    (void)depth_first_text(w); /* a cached order exists before the snapshot */
+    rel_snapshot_t *snap = rel_snapshot_new();
+    CHECK(snap && rel_snapshot_take(w, snap));
+    uint64_t hash = rel_world_hash(w);
+    char *doc = rel_world_to_json(w), *order = depth_first_text(w);
+
+    CHECK(rel_set_child_of(w, c, (rel_child_of_t){ b }));   /* re-parent */
+    CHECK(rel_destroy(w, other));                          /* clear owned_by, cascade docked_at (b) */
+    for (int k = 0; k < 40; k++) (void)child(w, root);     /* past the snapshot's slots */
+    (void)depth_first_text(w);
+    CHECK(rel_snapshot_restore(w, snap));
+
+    CHECK(rel__relations_verify(w));
+    CHECK_EQ(rel_world_hash(w), hash);
+    char *doc2 = rel_world_to_json(w), *order2 = depth_first_text(w);
+    CHECK(strcmp(doc2, doc) == 0);
+    CHECK(strcmp(order2, order) == 0);
+    CHECK_EQ(rel_count_child_of_of(w, root), 2);
+    CHECK_EQ(count_of_by_loop(w, root), 2);
+    CHECK_EQ(rel_count_child_of_of(w, a), 1);
+    CHECK_EQ(rel_count_owned_by_of(w, other), 1);
+    CHECK_EQ(rel_count_docked_at_of(w, other), 1);
+    CHECK(rel_destroy(w, root)); /* the restored links cascade */
+    CHECK(!rel_alive(w, a) && !rel_alive(w, b) && !rel_alive(w, c) && rel_alive(w, other));
+    CHECK(rel__relations_verify(w));
+    free(doc), free(doc2), free(order), free(order2);
+    rel_snapshot_free(snap);
+    rel_world_free(w);
+}
+
 int main(void) {
     test_add_get_count();
     test_refused_targets();
@@ -383,5 +433,6 @@ int main(void) {
     test_refused_documents();
     test_prefabs();
     test_cycle_across_relations();
+    test_snapshot_restore();
     return check_finish("test_relations");
 }
