@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`ecsgen --inspector`: the page carries the schema's metadata intact and safely (a doc string
+"""`ecsgen --inspector`: the page carries the schema's metadata (and its systems' schedule, as
+--docs prints it) intact and safely (a doc string
 cannot end the script), is the same bytes every run, and a bad schema writes no page."""
 
 import json
