@@ -319,25 +319,181 @@ void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
     game__groups_pending(w, e);
 }
 
+/* ---- Non-owned query views: the matches, listed on each call --------------------------- */
+
+/* Room for n matches in q's list; false when out of memory (the list stays valid). */
+static bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
+    if (n <= sc->capacity) return true;
+    void *mem;
+    if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
+    sc->entity = mem;
+    if (!(mem = ecs_realloc_array(sc->position, n, sizeof *sc->position))) return false;
+    sc->position = mem;
+    if (!(mem = ecs_realloc_array(sc->radius, n, sizeof *sc->radius))) return false;
+    sc->radius = mem;
+    if (!(mem = ecs_realloc_array(sc->health, n, sizeof *sc->health))) return false;
+    sc->health = mem;
+    sc->capacity = n;
+    return true;
+}
+
+game_rocks_view_t game_query_rocks(game_world_t *w) {
+    game__rocks_scratch_t *sc = &w->scratch.rocks;
+    game_rocks_view_t v = { .count = 0 };
+    /* Versions only grow: their sum is unchanged only while none of them changed. */
+    uint64_t version = w->components.asteroid.set.version + w->components.position.set.version + w->components.radius.set.version + w->components.health.set.version;
+    if (!sc->listed || sc->version != version) {
+        const ecs_walk_t walks[] = { GAME__WALK_asteroid(w), GAME__WALK_position(w), GAME__WALK_radius(w), GAME__WALK_health(w) };
+        ecs_cursor_t walk = ecs_cursor_smallest(4, walks);
+        uint32_t rows = *walk.limit;
+        sc->listed = false;
+        if (rows && !game__rocks_scratch_fit(sc, rows)) return v;
+        uint32_t n = 0;
+        bool in_place = true;
+        for (uint32_t k = 0; k < rows; k++) {
+            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+            if (ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE) continue;
+            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+            if ((sc->radius[n] = ecs_sparse_row(&w->components.radius.set, e)) == ECS_ROW_NONE) continue;
+            if ((sc->health[n] = ecs_sparse_row(&w->components.health.set, e)) == ECS_ROW_NONE) continue;
+            in_place = in_place && sc->position[n] == n && sc->radius[n] == n && sc->health[n] == n;
+            sc->entity[n++] = e;
+        }
+        sc->count = n;
+        sc->in_place = in_place;
+        sc->version = version;
+        sc->listed = true;
+    }
+    v.count = sc->count;
+    v.entity = sc->entity;
+#if GAME_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
+    v.row__.position = sc->in_place ? NULL : sc->position;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
+    v.row__.radius = sc->in_place ? NULL : sc->radius;
+    v.pools__.radius.metres = w->components.radius.metres;
+    v.row__.health = sc->in_place ? NULL : sc->health;
+    v.pools__.health.current = w->components.health.current;
+    v.pools__.health.max = w->components.health.max;
+    return v;
+}
+
+/* Room for n matches in q's list; false when out of memory (the list stays valid). */
+static bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n) {
+    if (n <= sc->capacity) return true;
+    void *mem;
+    if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
+    sc->entity = mem;
+    if (!(mem = ecs_realloc_array(sc->position, n, sizeof *sc->position))) return false;
+    sc->position = mem;
+    if (!(mem = ecs_realloc_array(sc->velocity, n, sizeof *sc->velocity))) return false;
+    sc->velocity = mem;
+    sc->capacity = n;
+    return true;
+}
+
+game_fire__query_view_t game_query_fire__query(game_world_t *w) {
+    game__fire__query_scratch_t *sc = &w->scratch.fire__query;
+    game_fire__query_view_t v = { .count = 0 };
+    /* Versions only grow: their sum is unchanged only while none of them changed. */
+    uint64_t version = w->components.player.set.version + w->components.position.set.version + w->components.velocity.set.version;
+    if (!sc->listed || sc->version != version) {
+        const ecs_walk_t walks[] = { GAME__WALK_player(w), GAME__WALK_position(w), GAME__WALK_velocity(w) };
+        ecs_cursor_t walk = ecs_cursor_smallest(3, walks);
+        uint32_t rows = *walk.limit;
+        sc->listed = false;
+        if (rows && !game__fire__query_scratch_fit(sc, rows)) return v;
+        uint32_t n = 0;
+        bool in_place = true;
+        for (uint32_t k = 0; k < rows; k++) {
+            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+            if (ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE) continue;
+            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+            if ((sc->velocity[n] = ecs_sparse_row(&w->components.velocity.set, e)) == ECS_ROW_NONE) continue;
+            in_place = in_place && sc->position[n] == n && sc->velocity[n] == n;
+            sc->entity[n++] = e;
+        }
+        sc->count = n;
+        sc->in_place = in_place;
+        sc->version = version;
+        sc->listed = true;
+    }
+    v.count = sc->count;
+    v.entity = sc->entity;
+#if GAME_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
+    v.row__.position = sc->in_place ? NULL : sc->position;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
+    v.row__.velocity = sc->in_place ? NULL : sc->velocity;
+    v.pools__.velocity.x = w->components.velocity.x;
+    v.pools__.velocity.y = w->components.velocity.y;
+    return v;
+}
+
+/* Room for n matches in q's list; false when out of memory (the list stays valid). */
+static bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n) {
+    if (n <= sc->capacity) return true;
+    void *mem;
+    if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
+    sc->entity = mem;
+    if (!(mem = ecs_realloc_array(sc->position, n, sizeof *sc->position))) return false;
+    sc->position = mem;
+    if (!(mem = ecs_realloc_array(sc->radius, n, sizeof *sc->radius))) return false;
+    sc->radius = mem;
+    sc->capacity = n;
+    return true;
+}
+
+game_collide__query_view_t game_query_collide__query(game_world_t *w) {
+    game__collide__query_scratch_t *sc = &w->scratch.collide__query;
+    game_collide__query_view_t v = { .count = 0 };
+    /* Versions only grow: their sum is unchanged only while none of them changed. */
+    uint64_t version = w->components.bullet.set.version + w->components.position.set.version + w->components.radius.set.version;
+    if (!sc->listed || sc->version != version) {
+        const ecs_walk_t walks[] = { GAME__WALK_bullet(w), GAME__WALK_position(w), GAME__WALK_radius(w) };
+        ecs_cursor_t walk = ecs_cursor_smallest(3, walks);
+        uint32_t rows = *walk.limit;
+        sc->listed = false;
+        if (rows && !game__collide__query_scratch_fit(sc, rows)) return v;
+        uint32_t n = 0;
+        bool in_place = true;
+        for (uint32_t k = 0; k < rows; k++) {
+            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+            if (ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE) continue;
+            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
+            if ((sc->radius[n] = ecs_sparse_row(&w->components.radius.set, e)) == ECS_ROW_NONE) continue;
+            in_place = in_place && sc->position[n] == n && sc->radius[n] == n;
+            sc->entity[n++] = e;
+        }
+        sc->count = n;
+        sc->in_place = in_place;
+        sc->version = version;
+        sc->listed = true;
+    }
+    v.count = sc->count;
+    v.entity = sc->entity;
+#if GAME_CHECKS
+    v.checks__ = &w->checks__;
+    v.changes__ = w->checks__.changes;
+#endif
+    v.row__.position = sc->in_place ? NULL : sc->position;
+    v.pools__.position.x = w->components.position.x;
+    v.pools__.position.y = w->components.position.y;
+    v.row__.radius = sc->in_place ? NULL : sc->radius;
+    v.pools__.radius.metres = w->components.radius.metres;
+    return v;
+}
+
 
 /* ---- Deferred changes -------------------------------------------------------------- */
 /* The command codes are in the header (Deferred changes). */
 
-/* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
-static bool game__deferred_fit(game_world_t *w, uint32_t n, uint32_t m) {
-    void *mem;
-    if (n > w->deferred.capacity) {
-        if (!(mem = ecs_realloc_array(w->deferred.commands, n, sizeof *w->deferred.commands))) return false;
-        w->deferred.commands = mem;
-        w->deferred.capacity = n;
-    }
-    if (m > w->deferred.value_capacity) {
-        if (!(mem = ecs_realloc_array(w->deferred.values, m, sizeof *w->deferred.values))) return false;
-        w->deferred.values = mem;
-        w->deferred.value_capacity = m;
-    }
-    return true;
-}
 
 /* The capacity after `have` when one more is needed: doubled, at least 64. */
 static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
@@ -345,23 +501,52 @@ static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
     return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
 }
 
-/* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
+/* Systems (systems.c.j2): while a body runs a range on the pool, the range's own buffer, so
+ * that the step applies every range's changes in the order of the matches (NULL: the world's). */
+static _Thread_local struct game__deferred *game__buffer;
+/* Set while game_defer_spawn records a spawn's adds (the checks allow them). */
+static _Thread_local bool game__buffer_spawning;
+static void game__systems_free(game_world_t *w);
+
+/* Room for n commands and m values in buffer d (any buffer may grow: a range's has no fixed
+ * room); false when out of memory. */
+static bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m) {
+    void *mem;
+    if (n > d->capacity) {
+        if (!(mem = ecs_realloc_array(d->commands, n, sizeof *d->commands))) return false;
+        d->commands = mem;
+        d->capacity = n;
+    }
+    if (m > d->value_capacity) {
+        if (!(mem = ecs_realloc_array(d->values, m, sizeof *d->values))) return false;
+        d->values = mem;
+        d->value_capacity = m;
+    }
+    return true;
+}
+
+/* Records command op for e, with value v (NULL: none), in the running range's buffer or the world's; false when e
+ * is stale or there is no room. */
 bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v) {
-    if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
-    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
-    if (m < w->deferred.value_count) return false; /* no more value indexes */
-    if (!game__deferred_fit(w, game__deferred_grown(w->deferred.capacity, n),
-                                 game__deferred_grown(w->deferred.value_capacity, m)))
+    struct game__deferred *d = game__buffer ? game__buffer : &w->deferred;
+#if GAME_CHECKS
+    if (!game__buffer_spawning) game__check_defer(op);
+#endif
+    if (!ecs_entities_alive(&w->entities, e) || d->count == UINT32_MAX) return false;
+    uint32_t n = d->count + 1u, m = d->value_count + (v != NULL);
+    if (m < d->value_count) return false; /* no more value indexes */
+    if (!game__buffer_fit(d, game__deferred_grown(d->capacity, n),
+                                 game__deferred_grown(d->value_capacity, m)))
         return false;
-    game__command_t *c = &w->deferred.commands[w->deferred.count];
+    game__command_t *c = &d->commands[d->count];
     c->entity = e;
     c->op = op;
     c->value = 0;
     if (v) {
-        c->value = w->deferred.value_count;
-        w->deferred.values[w->deferred.value_count++] = *v;
+        c->value = d->value_count;
+        d->values[d->value_count++] = *v;
     }
-    w->deferred.count = n;
+    d->count = n;
     return true;
 }
 
@@ -385,11 +570,16 @@ static const void *game__desc_member(const game_spawn_desc_t *desc, uint32_t k, 
 }
 
 ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
+#if GAME_CHECKS
+    game__check_defer(UINT32_MAX);
+#endif
+    struct game__deferred *d = game__buffer ? game__buffer : &w->deferred;
     ecs_entity_t e = game_spawn(w, NULL);
     if (e == ECS_NULL || !desc) return e;
-    uint32_t count = w->deferred.count;
-    uint32_t value_count = w->deferred.value_count;
+    uint32_t count = d->count;
+    uint32_t value_count = d->value_count;
     game__value_t v;
+    game__buffer_spawning = true;
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
         const void *value = game__desc_member(desc, k, m);
@@ -402,10 +592,12 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
             if (!game__defer(w, e, op, &v)) goto no_room;
         }
     }
+    game__buffer_spawning = false;
     return e;
 no_room: /* take back what this call recorded, and the entity */
-    w->deferred.count = count;
-    w->deferred.value_count = value_count;
+    d->count = count;
+    d->value_count = value_count;
+    game__buffer_spawning = false;
     game_destroy(w, e);
     return ECS_NULL;
 }
@@ -504,6 +696,7 @@ static const game__pool_ops_t game__pool_ops[] = {
     { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL },
     { game__frozen_insert, game__frozen_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL },
     { NULL, NULL, NULL, NULL, NULL, 0, NULL }, /* clock: a singleton */
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL }, /* stats: a singleton */
 };
 
 /* The hooks of the component at place k of the metadata table. */
@@ -640,6 +833,17 @@ void game_world_free(game_world_t *w) {
     game__check_deferred(w, "game_world_free()", false);
     ecs_meta_free_pools(w, &game_meta); /* every pool's columns and sparse set */
     ecs_free(w->pending.ids);
+    ecs_free(w->scratch.rocks.entity);
+    ecs_free(w->scratch.rocks.position);
+    ecs_free(w->scratch.rocks.radius);
+    ecs_free(w->scratch.rocks.health);
+    ecs_free(w->scratch.fire__query.entity);
+    ecs_free(w->scratch.fire__query.position);
+    ecs_free(w->scratch.fire__query.velocity);
+    ecs_free(w->scratch.collide__query.entity);
+    ecs_free(w->scratch.collide__query.position);
+    ecs_free(w->scratch.collide__query.radius);
+    game__systems_free(w); /* first: stops the threads */
     ecs_free(w->deferred.commands);
     ecs_free(w->deferred.values);
     ecs_entities_fini(&w->entities);
@@ -945,6 +1149,15 @@ static const ecs_meta_field_t game__clock_meta_fields[] = {
     { "dt", ECS_META_F32, offsetof(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), ECS_META_SIZEOF(game_clock_t, dt), 0u, NULL, 0, "f32", "0.016666668", "", 0, 0 },
 };
 
+static const char *const game__stats_keys[] = { "spawned", "destroyed", "hits", "expired" };
+static const game_stats_t game__stats_default_value = { .spawned = 0, .destroyed = 0, .hits = 0, .expired = 0 };
+static const ecs_meta_field_t game__stats_meta_fields[] = {
+    { "spawned", ECS_META_U32, offsetof(game_stats_t, spawned), ECS_META_SIZEOF(game_stats_t, spawned), ECS_META_SIZEOF(game_stats_t, spawned), 0u, NULL, 0, "u32", "0", "", 0, 0 },
+    { "destroyed", ECS_META_U32, offsetof(game_stats_t, destroyed), ECS_META_SIZEOF(game_stats_t, destroyed), ECS_META_SIZEOF(game_stats_t, destroyed), 0u, NULL, 0, "u32", "0", "", 0, 0 },
+    { "hits", ECS_META_U32, offsetof(game_stats_t, hits), ECS_META_SIZEOF(game_stats_t, hits), ECS_META_SIZEOF(game_stats_t, hits), 0u, NULL, 0, "u32", "0", "", 0, 0 },
+    { "expired", ECS_META_U32, offsetof(game_stats_t, expired), ECS_META_SIZEOF(game_stats_t, expired), ECS_META_SIZEOF(game_stats_t, expired), 0u, NULL, 0, "u32", "0", "", 0, 0 },
+};
+
 static const ecs_meta_component_t game__meta_components[] = {
     { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__change },
     { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__change },
@@ -960,12 +1173,13 @@ static const ecs_meta_component_t game__meta_components[] = {
     { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__change },
     { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__change },
     { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
+    { "stats", "Counts since the demo last printed them", ECS_META_SINGLETON, sizeof(game_stats_t), &game__stats_default_value, game__stats_meta_fields, 4, game__stats_keys, &game_meta, offsetof(game_world_t, singletons.stats), ECS_META_SPARSE, 0, 0u, NULL },
 };
 
 static const uint32_t game__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 
 const ecs_meta_schema_t game_meta = {
-    "game", "The demo's space game: ships, asteroids and bullets.", 1u, game__meta_components, 14u, game__meta_pooled, 13u,
+    "game", "The demo's space game: ships, asteroids and bullets.", 1u, game__meta_components, 15u, game__meta_pooled, 13u,
     offsetof(game_world_t, entities),
     0, 0, 0, 0, /* no slot storage */
 };
@@ -990,10 +1204,11 @@ static const ecs_json_component_map_t game__json__component_maps[] = {
     { "bullet", false, NULL, 0, NULL, 0, NULL, 0 },
     { "frozen", false, NULL, 0, NULL, 0, NULL, 0 },
     { "clock", true, game__clock_keys, 2, NULL, 0, NULL, 0 },
+    { "stats", true, game__stats_keys, 4, NULL, 0, NULL, 0 },
 };
 
 static const ecs_json_migration_t game__json__migration = {
-    game__json__component_maps, 14,
+    game__json__component_maps, 15,
     NULL, 0,
     NULL, 0,
 };
@@ -1002,7 +1217,7 @@ static const ecs_json_migration_t game__json__migration = {
 
 static const char *const game__json__document_keys[] = { "schema", "version", "singletons", "entities" };
 static const char *const game__json__entity_keys[] = { "id", "position", "velocity", "health", "name", "target", "cargo", "mood", "lifetime", "radius", "player", "asteroid", "bullet", "frozen" };
-static const char *const game__json__singleton_keys[] = { "clock" };
+static const char *const game__json__singleton_keys[] = { "clock", "stats" };
 
 /* e (live) as an object: its id, then its components in schema order (the order of the
  * bits of game__pools_of: only the pools that may hold e are looked at). scratch holds any
@@ -1148,7 +1363,7 @@ static bool game__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, game_
     c->record = true; /* a singleton's entity fields are references too: restoring keeps them stale */
     if (group) {
         mark = ecs_json_enter(c, "singletons");
-        if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 1, "singleton")) return false;
+        if (!ecs_json_check_keys(c, group, game__json__singleton_keys, 2, "singleton")) return false;
         const cJSON *item;
         for (uint32_t k = 0; k < game_meta.component_count; k++) {
             const ecs_meta_component_t *m = &game_meta.components[k];
@@ -1227,6 +1442,8 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        w->systems__ = staging->systems__; /* and its threads */
+        staging->systems__ = NULL;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         GAME__CHANGED(w, "load");
     }
@@ -1282,6 +1499,555 @@ uint64_t game_world_hash(const game_world_t *w) {
         h = ecs_hash_mix(h, UINT64_MAX); /* the entity's end */
     }
     return h;
+}
+
+/* ---- Systems (docs/systems.md) ------------------------------------------------------ */
+/* Threads are POSIX threads: a pool of n - 1 parked on a condition variable between stages,
+ * started by game_set_threads only. (OpenMP would add a runtime and a compiler flag to every
+ * program that links this file, and its barriers spin where a game wants idle cores.) */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+/* The matches of a split system go to threads in ranges of at least this many; a stage with
+ * fewer matches than PARALLEL_MIN in all runs on the calling thread (waking threads costs
+ * more). Define either before compiling this file to tune them; neither changes results. */
+#ifndef GAME_SYSTEM_CHUNK
+#define GAME_SYSTEM_CHUNK 1024u
+#endif
+#ifndef GAME_SYSTEM_PARALLEL_MIN
+#define GAME_SYSTEM_PARALLEL_MIN 4096u
+#endif
+
+/* A range of one system's matches: a task for the pool. Task k records into buffer k, and
+ * the buffers are applied in task order, which is the order of systems, then of matches. */
+typedef struct {
+    uint32_t system, begin, end;
+} game__task_t;
+
+struct game__systems {
+    unsigned threads;          /* threads a step uses, the caller's included */
+    unsigned started;          /* pool threads running */
+    pthread_t *ids;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done; /* wake: a stage is posted (or stop); done: the last thread finished it */
+    uint64_t generation;       /* stages posted */
+    unsigned busy;             /* pool threads still on the posted stage */
+    bool stop;
+    atomic_uint next;          /* the next task to take */
+    game__task_t *tasks;
+    uint32_t task_count, task_capacity;
+    struct game__deferred *buffers; /* one per task, kept between steps */
+    uint32_t buffer_capacity;
+    uint32_t dirty;            /* buffers 0..dirty-1 may hold changes not applied yet */
+    struct { /* each system's context for the running stage */
+        game_fire_t fire;
+        game_move_t move;
+        game_expire_t expire;
+        game_collide_t collide;
+    } ctx;
+};
+
+#if GAME_CHECKS
+/* Checks: what each system declared (bit k of a mask: the k-th component of the metadata). */
+typedef struct {
+    const char *name;
+    uint64_t writes[1], adds[1], removes[1];
+    bool spawns, destroys;
+} game__system_info_t;
+
+static const game__system_info_t game__system_info[4] = {
+    { "fire", { UINT64_C(0x0000000000004000) }, { UINT64_C(0x0000000000000000) }, { UINT64_C(0x0000000000000000) }, true, false },
+    { "move", { UINT64_C(0x0000000000000001) }, { UINT64_C(0x0000000000000000) }, { UINT64_C(0x0000000000000000) }, false, false },
+    { "expire", { UINT64_C(0x0000000000004080) }, { UINT64_C(0x0000000000000000) }, { UINT64_C(0x0000000000000000) }, false, true },
+    { "collide", { UINT64_C(0x0000000000004004) }, { UINT64_C(0x0000000000000000) }, { UINT64_C(0x0000000000000000) }, true, true },
+};
+
+/* The system whose body runs on this thread (NULL: none), for the checks. */
+static _Thread_local const game__system_info_t *game__running;
+
+static bool game__system_has_bit(const uint64_t *mask, unsigned k) {
+    return (mask[k / 64u] >> (k % 64u)) & 1u;
+}
+
+static void game__system_fail(const char *call, const char *why) {
+    char text[512];
+    snprintf(text, sizeof text, "system %s: %s %s (docs/systems.md)", game__running->name, call, why);
+    ecs_check_fail(text, NULL);
+}
+
+void game__check_direct(const char *what) {
+    if (game__running)
+        game__system_fail(what, "made directly in a system body: record it with the game_defer_ calls on s->world");
+}
+
+void game__check_write(unsigned component, const char *call) {
+    if (game__running && !game__system_has_bit(game__running->writes, component))
+        game__system_fail(call, "writes a component the system does not list in \"writes\" (read values with FIELD or get)");
+}
+
+void game__check_defer(uint32_t op) {
+    const game__system_info_t *x = game__running;
+    if (!x) return;
+    if (op == UINT32_MAX) {
+        if (!x->spawns) game__system_fail("game_defer_spawn", "spawns, and the system does not say \"spawns\": true");
+    } else if (op == game__op_destroy) {
+        if (!x->destroys) game__system_fail("game_defer_destroy", "destroys, and the system does not say \"destroys\": true");
+    } else {
+        unsigned k = (op - 1u) / 3u;
+        bool removing = (op - 1u) % 3u == 2u;
+        if (!game__system_has_bit(removing ? x->removes : x->adds, k))
+            game__system_fail(game_meta.components[k].name, removing ? "removed (deferred), and the system does not list it in \"removes\""
+                                                        : "added or set (deferred), and the system does not list it in \"adds\"");
+    }
+}
+#endif
+
+/* fire: its context over every match; the number of matches. */
+static size_t game__prepare_fire(game_world_t *w, game_fire_t *s, float dt, struct game__systems *st) {
+    game_fire__query_view_t v = game_query_fire__query(w);
+    (void)st;
+    s->count = v.count;
+    s->entity = v.entity;
+    s->dt = dt;
+    s->world = w;
+    s->clock.frame = &w->singletons.clock.frame;
+    s->clock.dt = &w->singletons.clock.dt;
+    s->stats.spawned = &w->singletons.stats.spawned;
+    s->stats.destroyed = &w->singletons.stats.destroyed;
+    s->stats.hits = &w->singletons.stats.hits;
+    s->stats.expired = &w->singletons.stats.expired;
+    s->position.x = v.pools__.position.x;
+    s->position.y = v.pools__.position.y;
+    s->velocity.x = v.pools__.velocity.x;
+    s->velocity.y = v.pools__.velocity.y;
+    s->row__.position = v.row__.position;
+    s->row__.velocity = v.row__.velocity;
+    return s->count;
+}
+
+/* fire's body over matches begin..end-1 of its prepared context. */
+static void game__run_fire(const game_fire_t *all, uint32_t begin, uint32_t end) {
+    game_fire_t s = *all;
+    s.count = end - begin;
+    if (begin) {
+        s.entity += begin;
+        if (s.row__.position) s.row__.position += begin;
+        else {
+            s.position.x += begin;
+            s.position.y += begin;
+        }
+        if (s.row__.velocity) s.row__.velocity += begin;
+        else {
+            s.velocity.x += begin;
+            s.velocity.y += begin;
+        }
+    }
+#if GAME_CHECKS
+    game__running = &game__system_info[0];
+#endif
+    game_system_fire(&s);
+#if GAME_CHECKS
+    game__running = NULL;
+#endif
+}
+
+/* move: its context over every match; the number of matches. */
+static size_t game__prepare_move(game_world_t *w, game_move_t *s, float dt, struct game__systems *st) {
+    game_movement_view_t v = game_query_movement(w);
+    (void)st;
+    s->count = v.count;
+    s->entity = v.entity;
+    s->dt = dt;
+    s->world = w;
+    s->position.x = v.position.x;
+    s->position.y = v.position.y;
+    s->velocity.x = v.velocity.x;
+    s->velocity.y = v.velocity.y;
+    return s->count;
+}
+
+/* move's body over matches begin..end-1 of its prepared context. */
+static void game__run_move(const game_move_t *all, uint32_t begin, uint32_t end) {
+    game_move_t s = *all;
+    s.count = end - begin;
+    if (begin) {
+        s.entity += begin;
+        s.position.x += begin;
+        s.position.y += begin;
+        s.velocity.x += begin;
+        s.velocity.y += begin;
+    }
+#if GAME_CHECKS
+    game__running = &game__system_info[1];
+#endif
+    game_system_move(&s);
+#if GAME_CHECKS
+    game__running = NULL;
+#endif
+}
+
+/* expire: its context over every match; the number of matches. */
+static size_t game__prepare_expire(game_world_t *w, game_expire_t *s, float dt, struct game__systems *st) {
+    game_expiring_view_t v = game_query_expiring(w);
+    (void)st;
+    s->count = v.count;
+    s->entity = v.entity;
+    s->dt = dt;
+    s->world = w;
+    s->stats.spawned = &w->singletons.stats.spawned;
+    s->stats.destroyed = &w->singletons.stats.destroyed;
+    s->stats.hits = &w->singletons.stats.hits;
+    s->stats.expired = &w->singletons.stats.expired;
+    s->lifetime.seconds = v.lifetime.seconds;
+    return s->count;
+}
+
+/* expire's body over matches begin..end-1 of its prepared context. */
+static void game__run_expire(const game_expire_t *all, uint32_t begin, uint32_t end) {
+    game_expire_t s = *all;
+    s.count = end - begin;
+    if (begin) {
+        s.entity += begin;
+        s.lifetime.seconds += begin;
+    }
+#if GAME_CHECKS
+    game__running = &game__system_info[2];
+#endif
+    game_system_expire(&s);
+#if GAME_CHECKS
+    game__running = NULL;
+#endif
+}
+
+/* collide: its context over every match; the number of matches. */
+static size_t game__prepare_collide(game_world_t *w, game_collide_t *s, float dt, struct game__systems *st) {
+    game_collide__query_view_t v = game_query_collide__query(w);
+    (void)st;
+    s->count = v.count;
+    s->entity = v.entity;
+    s->dt = dt;
+    s->world = w;
+    s->stats.spawned = &w->singletons.stats.spawned;
+    s->stats.destroyed = &w->singletons.stats.destroyed;
+    s->stats.hits = &w->singletons.stats.hits;
+    s->stats.expired = &w->singletons.stats.expired;
+    s->position.x = v.pools__.position.x;
+    s->position.y = v.pools__.position.y;
+    s->radius.metres = v.pools__.radius.metres;
+    s->row__.position = v.row__.position;
+    s->row__.radius = v.row__.radius;
+    return s->count;
+}
+
+/* collide's body over matches begin..end-1 of its prepared context. */
+static void game__run_collide(const game_collide_t *all, uint32_t begin, uint32_t end) {
+    game_collide_t s = *all;
+    s.count = end - begin;
+    if (begin) {
+        s.entity += begin;
+        if (s.row__.position) s.row__.position += begin;
+        else {
+            s.position.x += begin;
+            s.position.y += begin;
+        }
+        if (s.row__.radius) s.row__.radius += begin;
+        else {
+            s.radius.metres += begin;
+        }
+    }
+#if GAME_CHECKS
+    game__running = &game__system_info[3];
+#endif
+    game_system_collide(&s);
+#if GAME_CHECKS
+    game__running = NULL;
+#endif
+}
+
+/* The state, made on first need; NULL when out of memory. */
+static struct game__systems *game__systems_state(game_world_t *w) {
+    if (!w->systems__) {
+        w->systems__ = ecs_calloc(1, sizeof *w->systems__);
+        if (w->systems__) w->systems__->threads = 1;
+    }
+    return w->systems__;
+}
+
+/* Takes tasks until none is left; each records into its own buffer. */
+static void game__systems_run_tasks(struct game__systems *st) {
+    for (;;) {
+        unsigned k = atomic_fetch_add_explicit(&st->next, 1u, memory_order_relaxed);
+        if (k >= st->task_count) break;
+        game__task_t t = st->tasks[k];
+        game__buffer = &st->buffers[k];
+        switch (t.system) {
+        case 0: game__run_fire(&st->ctx.fire, t.begin, t.end); break;
+        case 1: game__run_move(&st->ctx.move, t.begin, t.end); break;
+        case 2: game__run_expire(&st->ctx.expire, t.begin, t.end); break;
+        case 3: game__run_collide(&st->ctx.collide, t.begin, t.end); break;
+        default: break;
+        }
+        game__buffer = NULL;
+    }
+}
+
+static void *game__systems_worker(void *arg) {
+    struct game__systems *st = arg;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&st->lock);
+    for (;;) {
+        while (!st->stop && st->generation == seen) pthread_cond_wait(&st->wake, &st->lock);
+        if (st->stop) break;
+        seen = st->generation;
+        pthread_mutex_unlock(&st->lock);
+        game__systems_run_tasks(st);
+        pthread_mutex_lock(&st->lock);
+        if (--st->busy == 0) pthread_cond_signal(&st->done);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return NULL;
+}
+
+/* Room for `count` tasks and their buffers; false when out of memory. */
+static bool game__tasks_fit(struct game__systems *st, uint32_t count) {
+    if (count > st->task_capacity) {
+        uint32_t cap = count < 64u ? 64u : count * 2u;
+        game__task_t *tasks = ecs_realloc_array(st->tasks, cap, sizeof *tasks);
+        if (!tasks) return false;
+        st->tasks = tasks;
+        st->task_capacity = cap;
+    }
+    if (count > st->buffer_capacity) {
+        uint32_t cap = st->task_capacity;
+        struct game__deferred *buffers = ecs_realloc_array(st->buffers, cap, sizeof *buffers);
+        if (!buffers) return false;
+        memset(buffers + st->buffer_capacity, 0, (cap - st->buffer_capacity) * sizeof *buffers);
+        st->buffers = buffers;
+        st->buffer_capacity = cap;
+    }
+    return true;
+}
+
+/* Adds system x's tasks for n matches: ranges when it may be split, else one. */
+static bool game__tasks_add(struct game__systems *st, uint32_t x, size_t n, bool split) {
+    size_t chunk = n ? n : 1u;
+    if (split && n > GAME_SYSTEM_CHUNK) {
+        chunk = (n + st->threads * 4u - 1u) / (st->threads * 4u);
+        if (chunk < GAME_SYSTEM_CHUNK) chunk = GAME_SYSTEM_CHUNK;
+    }
+    size_t ranges = n ? (n + chunk - 1u) / chunk : 1u;
+    if (n > UINT32_MAX || !game__tasks_fit(st, st->task_count + (uint32_t)ranges)) return false;
+    for (size_t b = 0; b < ranges; b++) {
+        size_t end = (b + 1u) * chunk < n ? (b + 1u) * chunk : n;
+        st->tasks[st->task_count++] = (game__task_t){ x, (uint32_t)(b * chunk), (uint32_t)end };
+    }
+    return true;
+}
+
+/* Applies a stage's changes: the world's buffer (changes recorded on the calling thread),
+ * then each task's, in task order. A change that could not be made (out of memory) stays in
+ * its buffer and is tried again at the next sync point. */
+static void game__systems_apply(game_world_t *w, struct game__systems *st) {
+    if (w->deferred.count) game_apply_deferred(w);
+    uint32_t tasks = st ? st->dirty : 0u;
+    bool left = false;
+    for (uint32_t k = 0; k < tasks; k++) {
+        if (!st->buffers[k].count) continue;
+        struct game__deferred own = w->deferred;
+        w->deferred = st->buffers[k];
+        game_apply_deferred(w);
+        st->buffers[k] = w->deferred;
+        w->deferred = own;
+        left = left || st->buffers[k].count; /* left for the next sync point */
+    }
+    if (st && !left) st->dirty = 0;
+}
+
+/* Runs the tasks posted: on the pool when it is worth waking, else here, in order. */
+static void game__systems_run_stage(struct game__systems *st, size_t matches) {
+    if (st->started && st->task_count > 1u && matches >= GAME_SYSTEM_PARALLEL_MIN) {
+        pthread_mutex_lock(&st->lock);
+        atomic_store_explicit(&st->next, 0u, memory_order_relaxed);
+        st->busy = st->started;
+        st->generation++;
+        pthread_cond_broadcast(&st->wake);
+        pthread_mutex_unlock(&st->lock);
+        game__systems_run_tasks(st);
+        pthread_mutex_lock(&st->lock);
+        while (st->busy) pthread_cond_wait(&st->done, &st->lock);
+        pthread_mutex_unlock(&st->lock);
+        return;
+    }
+    /* here: changes go to the world's buffer, in the same order */
+    for (uint32_t k = 0; k < st->task_count; k++) {
+        game__task_t t = st->tasks[k];
+        switch (t.system) {
+        case 0: game__run_fire(&st->ctx.fire, t.begin, t.end); break;
+        case 1: game__run_move(&st->ctx.move, t.begin, t.end); break;
+        case 2: game__run_expire(&st->ctx.expire, t.begin, t.end); break;
+        case 3: game__run_collide(&st->ctx.collide, t.begin, t.end); break;
+        default: break;
+        }
+    }
+}
+
+void game_step(game_world_t *w, float dt) {
+    GAME__CHECK_NO_LOOP(w, "game_step() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
+    struct game__systems *st = w->systems__;
+    if (!st || st->threads <= 1u) { /* one thread: each system once, over all its matches */
+        {
+            game_fire_t c;
+            size_t count = game__prepare_fire(w, &c, dt, st);
+            game__run_fire(&c, 0, (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count));
+        }
+        game__systems_apply(w, st); /* sync (st: what an earlier threaded step left, if memory ran out) */
+        {
+            game_move_t c;
+            size_t count = game__prepare_move(w, &c, dt, st);
+            game__run_move(&c, 0, (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count));
+        }
+        {
+            game_expire_t c;
+            size_t count = game__prepare_expire(w, &c, dt, st);
+            game__run_expire(&c, 0, (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count));
+        }
+        game__systems_apply(w, st); /* sync (st: what an earlier threaded step left, if memory ran out) */
+        {
+            game_collide_t c;
+            size_t count = game__prepare_collide(w, &c, dt, st);
+            game__run_collide(&c, 0, (uint32_t)(count > UINT32_MAX ? UINT32_MAX : count));
+        }
+        game__systems_apply(w, st); /* sync (st: what an earlier threaded step left, if memory ran out) */
+        game__systems_apply(w, st);
+        return;
+    }
+    { /* stage 0: fire */
+        size_t matches = 0, count;
+        bool posted = true;
+        st->task_count = 0;
+        count = game__prepare_fire(w, &st->ctx.fire, dt, st);
+        matches += count;
+        posted = posted && game__tasks_add(st, 0u, count, false);
+        if (posted) {
+            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            game__systems_run_stage(st, matches);
+        } else { /* out of memory for the task list: each system once, here */
+            st->task_count = 0;
+            game__run_fire(&st->ctx.fire, 0, (uint32_t)st->ctx.fire.count);
+        }
+        game__systems_apply(w, st); /* sync */
+    }
+    { /* stage 1: move, expire */
+        size_t matches = 0, count;
+        bool posted = true;
+        st->task_count = 0;
+        count = game__prepare_move(w, &st->ctx.move, dt, st);
+        matches += count;
+        posted = posted && game__tasks_add(st, 1u, count, true);
+        count = game__prepare_expire(w, &st->ctx.expire, dt, st);
+        matches += count;
+        posted = posted && game__tasks_add(st, 2u, count, false);
+        if (posted) {
+            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            game__systems_run_stage(st, matches);
+        } else { /* out of memory for the task list: each system once, here */
+            st->task_count = 0;
+            game__run_move(&st->ctx.move, 0, (uint32_t)st->ctx.move.count);
+            game__run_expire(&st->ctx.expire, 0, (uint32_t)st->ctx.expire.count);
+        }
+        game__systems_apply(w, st); /* sync */
+    }
+    { /* stage 2: collide */
+        size_t matches = 0, count;
+        bool posted = true;
+        st->task_count = 0;
+        count = game__prepare_collide(w, &st->ctx.collide, dt, st);
+        matches += count;
+        posted = posted && game__tasks_add(st, 3u, count, false);
+        if (posted) {
+            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            game__systems_run_stage(st, matches);
+        } else { /* out of memory for the task list: each system once, here */
+            st->task_count = 0;
+            game__run_collide(&st->ctx.collide, 0, (uint32_t)st->ctx.collide.count);
+        }
+        game__systems_apply(w, st); /* sync */
+    }
+    game__systems_apply(w, st);
+}
+
+/* Stops and joins the pool's threads (none: nothing to do). */
+static void game__systems_stop(struct game__systems *st) {
+    if (!st || !st->started) return;
+    pthread_mutex_lock(&st->lock);
+    st->stop = true;
+    pthread_cond_broadcast(&st->wake);
+    pthread_mutex_unlock(&st->lock);
+    for (unsigned k = 0; k < st->started; k++) pthread_join(st->ids[k], NULL);
+    pthread_cond_destroy(&st->wake);
+    pthread_cond_destroy(&st->done);
+    pthread_mutex_destroy(&st->lock);
+    ecs_free(st->ids);
+    st->ids = NULL;
+    st->started = 0;
+    st->stop = false;
+}
+
+void game_set_threads(game_world_t *w, unsigned n) {
+    if (n == 0u) n = 1u;
+    if (game_threads(w) == n) return;
+    game__systems_stop(w->systems__);
+    if (w->systems__) w->systems__->threads = 1u;
+    if (n == 1u) return;
+    struct game__systems *st = game__systems_state(w);
+    if (!st) return; /* out of memory: one thread */
+    st->ids = ecs_realloc_array(NULL, n - 1u, sizeof *st->ids);
+    if (!st->ids) return;
+    if (pthread_mutex_init(&st->lock, NULL) != 0) goto none;
+    if (pthread_cond_init(&st->wake, NULL) != 0) {
+        pthread_mutex_destroy(&st->lock);
+        goto none;
+    }
+    if (pthread_cond_init(&st->done, NULL) != 0) {
+        pthread_cond_destroy(&st->wake);
+        pthread_mutex_destroy(&st->lock);
+        goto none;
+    }
+    st->generation = 0;
+    st->stop = false;
+    while (st->started < n - 1u && pthread_create(&st->ids[st->started], NULL, game__systems_worker, st) == 0)
+        st->started++;
+    st->threads = st->started + 1u; /* those that started */
+    if (!st->started) {
+        pthread_cond_destroy(&st->done);
+        pthread_cond_destroy(&st->wake);
+        pthread_mutex_destroy(&st->lock);
+        goto none;
+    }
+    return;
+none:
+    ecs_free(st->ids);
+    st->ids = NULL;
+}
+
+unsigned game_threads(const game_world_t *w) {
+    return w->systems__ ? w->systems__->threads : 1u;
+}
+
+/* world_free's part: the threads, the buffers, the lists. */
+static void game__systems_free(game_world_t *w) {
+    struct game__systems *st = w->systems__;
+    if (!st) return;
+    game__systems_stop(st);
+    for (uint32_t k = 0; k < st->buffer_capacity; k++) {
+        ecs_free(st->buffers[k].commands);
+        ecs_free(st->buffers[k].values);
+    }
+    ecs_free(st->buffers);
+    ecs_free(st->tasks);
+    ecs_free(st);
+    w->systems__ = NULL;
 }
 
 /* ---- Snapshots and the flight recorder ---------------------------------------------- */
@@ -1363,7 +2129,7 @@ static bool game__snap_fit(game_world_t *w, const game_world_t *o, const ecs_sna
             return false;
     }
     if (!game__groups_pending_fit(w, o->pending.count)) return false;
-    if (!game__deferred_fit(w, o->deferred.count, o->deferred.value_count)) return false;
+    if (!game__buffer_fit(&w->deferred, o->deferred.count, o->deferred.value_count)) return false;
     return true;
 }
 
@@ -1441,6 +2207,9 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
         if (entries_left) ecs_snap_sparse_enter(set);
         set->version++; /* lists of matches made before are stale */
     }
+    w->scratch.rocks.listed = false;
+    w->scratch.fire__query.listed = false;
+    w->scratch.collide__query.listed = false;
     GAME__CHANGED(w, "restore");
     return true;
 }

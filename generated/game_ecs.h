@@ -104,6 +104,14 @@ typedef struct game_clock {
     float dt;
 } game_clock_t;
 
+/* stats: Counts since the demo last printed them (singleton) */
+typedef struct game_stats {
+    uint32_t spawned;
+    uint32_t destroyed;
+    uint32_t hits;
+    uint32_t expired;
+} game_stats_t;
+
 /* Tags (membership only, no data): player asteroid bullet frozen. */
 
 /* ---- Defaults: the schema's values --------------------------------------------------- */
@@ -122,6 +130,7 @@ typedef struct game_clock {
 #define GAME_LIFETIME_DEFAULT ((game_lifetime_t){ .seconds = 2.0f })
 #define GAME_RADIUS_DEFAULT ((game_radius_t){ .metres = 1.0f })
 #define GAME_CLOCK_DEFAULT ((game_clock_t){ .frame = UINT64_C(0), .dt = 0.016666668f })
+#define GAME_STATS_DEFAULT ((game_stats_t){ .spawned = 0, .destroyed = 0, .hits = 0, .expired = 0 })
 #else
 static constexpr game_position_t game__position_default = { .x = 0.0f, .y = 0.0f };
 #define GAME_POSITION_DEFAULT game__position_default
@@ -143,6 +152,8 @@ static constexpr game_radius_t game__radius_default = { .metres = 1.0f };
 #define GAME_RADIUS_DEFAULT game__radius_default
 static constexpr game_clock_t game__clock_default = { .frame = UINT64_C(0), .dt = 0.016666668f };
 #define GAME_CLOCK_DEFAULT game__clock_default
+static constexpr game_stats_t game__stats_default = { .spawned = 0, .destroyed = 0, .hits = 0, .expired = 0 };
+#define GAME_STATS_DEFAULT game__stats_default
 #endif
 
 /* ---- Pools and the world ----------------------------------------------------------- */
@@ -234,7 +245,48 @@ typedef struct game_components {
 
 typedef struct game_singletons {
     game_clock_t clock;
+    game_stats_t stats;
 } game_singletons_t;
+
+/* Query rocks is not owned: its view lists the matches here (grown on demand), and the
+ * next view reuses the list while the sum of its components' versions is `version`. */
+typedef struct {
+    ecs_entity_t *entity;
+    uint32_t *position;
+    uint32_t *radius;
+    uint32_t *health;
+    uint32_t capacity;
+    uint32_t count;   /* matches listed */
+    bool listed;      /* the list is complete (false before the first view and after out of memory) */
+    bool in_place;    /* every match's row is its place in the list: views need no row lists */
+    uint64_t version;
+} game__rocks_scratch_t;
+
+/* Query fire__query is not owned: its view lists the matches here (grown on demand), and the
+ * next view reuses the list while the sum of its components' versions is `version`. */
+typedef struct {
+    ecs_entity_t *entity;
+    uint32_t *position;
+    uint32_t *velocity;
+    uint32_t capacity;
+    uint32_t count;   /* matches listed */
+    bool listed;      /* the list is complete (false before the first view and after out of memory) */
+    bool in_place;    /* every match's row is its place in the list: views need no row lists */
+    uint64_t version;
+} game__fire__query_scratch_t;
+
+/* Query collide__query is not owned: its view lists the matches here (grown on demand), and the
+ * next view reuses the list while the sum of its components' versions is `version`. */
+typedef struct {
+    ecs_entity_t *entity;
+    uint32_t *position;
+    uint32_t *radius;
+    uint32_t capacity;
+    uint32_t count;   /* matches listed */
+    bool listed;      /* the list is complete (false before the first view and after out of memory) */
+    bool in_place;    /* every match's row is its place in the list: views need no row lists */
+    uint64_t version;
+} game__collide__query_scratch_t;
 
 /* Hooks (see "Hooks" below): functions a component calls when it is added to an entity,
  * removed from it, or set on it; user is the pointer given with them. */
@@ -283,6 +335,11 @@ typedef struct game_world {
         uint32_t count, capacity;
         bool overflow;
     } pending;
+    struct {
+        game__rocks_scratch_t rocks;
+        game__fire__query_scratch_t fire__query;
+        game__collide__query_scratch_t collide__query;
+    } scratch;
     /* Each component's hooks (set with <name>_on_<c>, read-only); any__: some hook is set,
      * the one test spawn and destroy make before looking for hooks; running__: hooks running
      * now (a load is refused meanwhile); busy__: the removes and destroys whose on_remove
@@ -306,23 +363,32 @@ typedef struct game_world {
         game_hooks_t frozen;
     } hooks;
     /* Changes recorded to be made later (game_apply_deferred; applying__: it runs). */
-    struct {
+    struct game__deferred { /* also each range's buffer of a step (docs/systems.md) */
         bool applying__;
         game__command_t *commands;
         uint32_t count, capacity;
         game__value_t *values;
         uint32_t value_count, value_capacity;
     } deferred;
+    struct game__systems *systems__; /* game_set_threads's threads and the ranges' buffers (NULL: none yet) */
     ecs_checks_t checks__; /* for GAME_CHECKS (the same layout whether they are on or off) */
 } game_world_t;
 
 /* The checks' steps (internal): a structural change, an erase inside a macro loop, a call
  * never allowed inside one, a view used after a structural change. */
 #if GAME_CHECKS
-#define GAME__CHANGED(w, what) ((w)->checks__.changes++, (w)->checks__.change = (what))
+/* Systems (docs/systems.md): a structural change made directly in a body, a write through the
+ * world to a component the running system does not write, a deferred change it did not
+ * declare: each stops the program naming the system and the call. */
+void game__check_direct(const char *what);
+void game__check_write(unsigned component, const char *call);
+void game__check_defer(uint32_t op);
+#define GAME__CHECK_WRITE(component, call) game__check_write(component, call)
+#define GAME__CHANGED(w, what) (game__check_direct(what), (w)->checks__.changes++, (w)->checks__.change = (what))
 #define GAME__CHECK_VIEW(v, what) \
     ((v).checks__ && (v).checks__->changes != (v).changes__ ? ecs_check_fail(what, (v).checks__->change) : (void)0)
 #else
+#define GAME__CHECK_WRITE(component, call) ((void)0)
 #define GAME__CHANGED(w, what) ((void)0)
 #define GAME__CHECK_VIEW(v, what) ((void)0)
 #endif
@@ -514,6 +580,7 @@ static inline void game_on_position(game_world_t *w, const game_hooks_t *hooks) 
 }
 
 static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
+    GAME__CHECK_WRITE(0u, "game_set_position");
     if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
@@ -563,6 +630,7 @@ typedef struct {
 } game_position_ref_t;
 
 static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(0u, "game_ref_position");
     game_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
@@ -618,6 +686,7 @@ static inline void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) 
 }
 
 static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
+    GAME__CHECK_WRITE(1u, "game_set_velocity");
     if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
@@ -667,6 +736,7 @@ typedef struct {
 } game_velocity_ref_t;
 
 static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(1u, "game_ref_velocity");
     game_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
@@ -720,6 +790,7 @@ static inline void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
+    GAME__CHECK_WRITE(2u, "game_set_health");
     if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
@@ -760,6 +831,7 @@ typedef struct {
 } game_health_ref_t;
 
 static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(2u, "game_ref_health");
     game_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
@@ -811,6 +883,7 @@ static inline void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
+    GAME__CHECK_WRITE(3u, "game_set_name");
     if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
@@ -849,6 +922,7 @@ typedef struct {
 } game_name_ref_t;
 
 static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(3u, "game_ref_name");
     game_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
@@ -900,6 +974,7 @@ static inline void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
+    GAME__CHECK_WRITE(4u, "game_set_target");
     if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
@@ -938,6 +1013,7 @@ typedef struct {
 } game_target_ref_t;
 
 static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(4u, "game_ref_target");
     game_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
@@ -991,6 +1067,7 @@ static inline void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
+    GAME__CHECK_WRITE(5u, "game_set_cargo");
     if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
@@ -1031,6 +1108,7 @@ typedef struct {
 } game_cargo_ref_t;
 
 static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(5u, "game_ref_cargo");
     game_cargo_pool_t *p = &w->components.cargo;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
@@ -1082,6 +1160,7 @@ static inline void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
+    GAME__CHECK_WRITE(6u, "game_set_mood");
     if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
@@ -1120,6 +1199,7 @@ typedef struct {
 } game_mood_ref_t;
 
 static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(6u, "game_ref_mood");
     game_mood_pool_t *p = &w->components.mood;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
@@ -1173,6 +1253,7 @@ static inline void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) 
 }
 
 static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
+    GAME__CHECK_WRITE(7u, "game_set_lifetime");
     if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
@@ -1220,6 +1301,7 @@ typedef struct {
 } game_lifetime_ref_t;
 
 static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(7u, "game_ref_lifetime");
     game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
@@ -1271,6 +1353,7 @@ static inline void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
+    GAME__CHECK_WRITE(8u, "game_set_radius");
     if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
@@ -1309,6 +1392,7 @@ typedef struct {
 } game_radius_ref_t;
 
 static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e) {
+    GAME__CHECK_WRITE(8u, "game_ref_radius");
     game_radius_pool_t *p = &w->components.radius;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
@@ -1532,7 +1616,13 @@ static inline bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
 /* ---- Singletons: one instance each, in the world ----------------------------------- */
 
 static inline game_clock_t *game_singleton_clock(game_world_t *w) {
+    GAME__CHECK_WRITE(13u, "game_singleton_clock");
     return &w->singletons.clock;
+}
+
+static inline game_stats_t *game_singleton_stats(game_world_t *w) {
+    GAME__CHECK_WRITE(14u, "game_singleton_stats");
+    return &w->singletons.stats;
 }
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
@@ -1679,6 +1769,7 @@ static inline void game__loop_leave(game_iter_t *it) {
 #define GAME__CELL_lifetime(p, f, r) ((p).f[r])
 #define GAME__CELL_radius(p, f, r) ((p).f[r])
 #define GAME__CELL_clock(p, f, r) ((p).f[r])
+#define GAME__CELL_stats(p, f, r) ((p).f[r])
 #define GAME_ROW(it, c) ((it##__##c)->c)
 #define GAME__DECL(it, c) *const it##__##c = &it
 #define GAME__USE(it, c) (void)it##__##c
@@ -1819,6 +1910,12 @@ static inline bool game__step(game_iter_t *it) {
 #define GAME_EACH_MOVEMENT(w, it) GAME_EACH_WITHOUT(w, it, (frozen), position, velocity)
 /* expiring */
 #define GAME_EACH_EXPIRING(w, it) GAME_EACH(w, it, lifetime)
+/* rocks: What bullets can hit */
+#define GAME_EACH_ROCKS(w, it) GAME_EACH(w, it, asteroid, position, radius, health)
+/* fire__query */
+#define GAME_EACH_FIRE__QUERY(w, it) GAME_EACH(w, it, player, position, velocity)
+/* collide__query */
+#define GAME_EACH_COLLIDE__QUERY(w, it) GAME_EACH(w, it, bullet, position, radius)
 
 /* ---- Query views ------------------------------------------------------------------- */
 /* game_query_<q>(w) returns a view of query q's matches: count, entity[i], and
@@ -1843,7 +1940,7 @@ static inline bool game__step(game_iter_t *it) {
  * FIELD then stops the program). Record those with the game_defer_ calls and apply them
  * after the loop (see "Deferred changes" below). A non-owned view's count is 0 when
  * the list cannot grow (out of memory).
- * Owned: movement, expiring. Not owned: none. */
+ * Owned: movement, expiring. Not owned: rocks, fire__query, collide__query. */
 
 /* movement: position, velocity without frozen, owning its pools */
 #define GAME_MOVEMENT_OWNED 1
@@ -1904,6 +2001,90 @@ static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
 #endif
     };
 }
+
+/* rocks: asteroid, position, radius, health, not owned (its pools are owned by another query) */
+#define GAME_ROCKS_OWNED 0
+typedef struct game_rocks_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct { /* each pool's arrays, by row: reach them with GAME_ROCKS_FIELD (no v.<c> here, see above) */
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } position;
+        struct {
+            float *ECS_RESTRICT metres;
+        } radius;
+        struct {
+            int32_t *ECS_RESTRICT current;
+            int32_t *ECS_RESTRICT max;
+        } health;
+    } pools__;
+    struct { /* match i's row in each pool; NULL: row i */
+        const uint32_t *position;
+        const uint32_t *radius;
+        const uint32_t *health;
+    } row__;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
+} game_rocks_view_t;
+#define GAME_ROCKS_FIELD(v, c, f, i) \
+    GAME__CELL_##c((v).pools__.c, f, (GAME__CHECK_VIEW(v, "game_query_rocks(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
+
+game_rocks_view_t game_query_rocks(game_world_t *w);
+
+/* fire__query: player, position, velocity, not owned (its pools are owned by another query) */
+#define GAME_FIRE__QUERY_OWNED 0
+typedef struct game_fire__query_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct { /* each pool's arrays, by row: reach them with GAME_FIRE__QUERY_FIELD (no v.<c> here, see above) */
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } position;
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } velocity;
+    } pools__;
+    struct { /* match i's row in each pool; NULL: row i */
+        const uint32_t *position;
+        const uint32_t *velocity;
+    } row__;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
+} game_fire__query_view_t;
+#define GAME_FIRE__QUERY_FIELD(v, c, f, i) \
+    GAME__CELL_##c((v).pools__.c, f, (GAME__CHECK_VIEW(v, "game_query_fire__query(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
+
+game_fire__query_view_t game_query_fire__query(game_world_t *w);
+
+/* collide__query: bullet, position, radius, not owned (its pools are owned by another query) */
+#define GAME_COLLIDE__QUERY_OWNED 0
+typedef struct game_collide__query_view {
+    size_t count;
+    const ecs_entity_t *entity;
+    struct { /* each pool's arrays, by row: reach them with GAME_COLLIDE__QUERY_FIELD (no v.<c> here, see above) */
+        struct {
+            float *ECS_RESTRICT x;
+            float *ECS_RESTRICT y;
+        } position;
+        struct {
+            float *ECS_RESTRICT metres;
+        } radius;
+    } pools__;
+    struct { /* match i's row in each pool; NULL: row i */
+        const uint32_t *position;
+        const uint32_t *radius;
+    } row__;
+    const ecs_checks_t *checks__; /* GAME_CHECKS: the world's, and its changes when the view was made */
+    uint64_t changes__;
+} game_collide__query_view_t;
+#define GAME_COLLIDE__QUERY_FIELD(v, c, f, i) \
+    GAME__CELL_##c((v).pools__.c, f, (GAME__CHECK_VIEW(v, "game_query_collide__query(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (v).row__.c ? (size_t)(v).row__.c[i] : (size_t)(i)))
+
+game_collide__query_view_t game_query_collide__query(game_world_t *w);
 
 /* ---- Deferred changes: a command buffer -------------------------------------------- */
 /* Some changes must not happen inside a loop (docs/iteration.md has the rules): destroying,
@@ -2159,6 +2340,149 @@ bool game_apply_deferred(game_world_t *w);
 static inline size_t game_deferred_count(const game_world_t *w) {
     return w->deferred.count;
 }
+
+/* ---- Systems ----------------------------------------------------------------------- */
+/* The schema's systems (docs/systems.md). The program defines, for each system s,
+ *     void game_system_<s>(game_<s>_t *s)
+ * which may be called several times per step, each time on a disjoint range of the matches:
+ * s->count matches, s->entity[i], s->dt, s->world, and
+ *     <NAME>_<S>_FIELD(s, c, f, i)
+ * field f of component c of match i: an lvalue for a component the system writes, a read-only
+ * value for one it reads; a singleton it reads or writes is FIELD(s, c, f, 0). Any other
+ * component (or a misspelt field) does not compile. Structural changes go through the
+ * game_defer_ calls on s->world.
+ *
+ * The schedule, computed by the generator (stages run in order; the systems of one stage may run
+ * at once; "sync": the changes recorded so far are applied before the next stage):
+ *   stage 0: fire; sync
+ *   stage 1: move, expire; sync
+ *   stage 2: collide; sync
+ */
+
+/* Runs every system once, in the schedule's order, with s->dt = dt. When it returns, every
+ * structural change recorded during the step (and any recorded before it) has been applied,
+ * in the order the matches would have had on one thread: the world, game_world_hash
+ * included, comes out the same for every thread count. Call it outside any loop or view. */
+void game_step(game_world_t *w, float dt);
+
+/* How many threads game_step uses, the caller's included: 1 (the default) starts none; n > 1
+ * starts n - 1, parked between steps. 0 means 1. When a thread cannot start, the step uses
+ * those that did (see game_threads): never an error, never a hang. Not inside a step. */
+void game_set_threads(game_world_t *w, unsigned n);
+
+/* The threads game_step uses now (1 when no pool runs). */
+unsigned game_threads(const game_world_t *w);
+
+/* System fire: Ships fire along their heading every few frames: over all player, position, velocity; reads position, velocity, clock; writes stats; spawns.
+ * Stage 0, one call per step. */
+typedef struct game_fire {
+    size_t count;               /* matches in this call */
+    const ecs_entity_t *entity; /* entity[i]: match i */
+    float dt;                   /* game_step's dt */
+    game_world_t *world;
+    struct { /* read */
+        const float *ECS_RESTRICT x;
+        const float *ECS_RESTRICT y;
+    } position;
+    struct { /* read */
+        const float *ECS_RESTRICT x;
+        const float *ECS_RESTRICT y;
+    } velocity;
+    struct { /* read, the singleton */
+        const uint64_t *ECS_RESTRICT frame;
+        const float *ECS_RESTRICT dt;
+    } clock;
+    struct { /* written, the singleton */
+        uint32_t *ECS_RESTRICT spawned;
+        uint32_t *ECS_RESTRICT destroyed;
+        uint32_t *ECS_RESTRICT hits;
+        uint32_t *ECS_RESTRICT expired;
+    } stats;
+    struct { /* match i's row in each pool; NULL: row i */
+        const uint32_t *position;
+        const uint32_t *velocity;
+    } row__;
+} game_fire_t;
+#define GAME__FIRE_ROW_position(s, i) ((s)->row__.position ? (s)->row__.position[i] : (i))
+#define GAME__FIRE_ROW_velocity(s, i) ((s)->row__.velocity ? (s)->row__.velocity[i] : (i))
+#define GAME__FIRE_ROW_clock(s, i) 0
+#define GAME__FIRE_ROW_stats(s, i) 0
+#define GAME_FIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__FIRE_ROW_##c(s, i))
+void game_system_fire(game_fire_t *s);
+
+/* System move: Moves by velocity, wrapping at the arena's edges: over query movement; reads velocity; writes position.
+ * Stage 1, split into ranges across threads. */
+typedef struct game_move {
+    size_t count;               /* matches in this call */
+    const ecs_entity_t *entity; /* entity[i]: match i */
+    float dt;                   /* game_step's dt */
+    game_world_t *world;
+    struct { /* written */
+        float *ECS_RESTRICT x;
+        float *ECS_RESTRICT y;
+    } position;
+    struct { /* read */
+        const float *ECS_RESTRICT x;
+        const float *ECS_RESTRICT y;
+    } velocity;
+} game_move_t;
+#define GAME__MOVE_ROW_position(s, i) (i)
+#define GAME__MOVE_ROW_velocity(s, i) (i)
+#define GAME_MOVE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__MOVE_ROW_##c(s, i))
+void game_system_move(game_move_t *s);
+
+/* System expire: Bullets run out of time: over query expiring; writes lifetime, stats; destroys.
+ * Stage 1, one call per step. */
+typedef struct game_expire {
+    size_t count;               /* matches in this call */
+    const ecs_entity_t *entity; /* entity[i]: match i */
+    float dt;                   /* game_step's dt */
+    game_world_t *world;
+    struct { /* written */
+        float *ECS_RESTRICT seconds;
+    } lifetime;
+    struct { /* written, the singleton */
+        uint32_t *ECS_RESTRICT spawned;
+        uint32_t *ECS_RESTRICT destroyed;
+        uint32_t *ECS_RESTRICT hits;
+        uint32_t *ECS_RESTRICT expired;
+    } stats;
+} game_expire_t;
+#define GAME__EXPIRE_ROW_lifetime(s, i) (i)
+#define GAME__EXPIRE_ROW_stats(s, i) 0
+#define GAME_EXPIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__EXPIRE_ROW_##c(s, i))
+void game_system_expire(game_expire_t *s);
+
+/* System collide: Bullets hit asteroids; a destroyed asteroid is replaced: over all bullet, position, radius; reads position, radius; writes health, stats; spawns; destroys.
+ * Stage 2, one call per step. */
+typedef struct game_collide {
+    size_t count;               /* matches in this call */
+    const ecs_entity_t *entity; /* entity[i]: match i */
+    float dt;                   /* game_step's dt */
+    game_world_t *world;
+    struct { /* read */
+        const float *ECS_RESTRICT x;
+        const float *ECS_RESTRICT y;
+    } position;
+    struct { /* read */
+        const float *ECS_RESTRICT metres;
+    } radius;
+    struct { /* written, the singleton */
+        uint32_t *ECS_RESTRICT spawned;
+        uint32_t *ECS_RESTRICT destroyed;
+        uint32_t *ECS_RESTRICT hits;
+        uint32_t *ECS_RESTRICT expired;
+    } stats;
+    struct { /* match i's row in each pool; NULL: row i */
+        const uint32_t *position;
+        const uint32_t *radius;
+    } row__;
+} game_collide_t;
+#define GAME__COLLIDE_ROW_position(s, i) ((s)->row__.position ? (s)->row__.position[i] : (i))
+#define GAME__COLLIDE_ROW_radius(s, i) ((s)->row__.radius ? (s)->row__.radius[i] : (i))
+#define GAME__COLLIDE_ROW_stats(s, i) 0
+#define GAME_COLLIDE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__COLLIDE_ROW_##c(s, i))
+void game_system_collide(game_collide_t *s);
 
 /* ---- Snapshots and the flight recorder (docs/debugging-with-dumps.md) --------------- */
 /* A snapshot is a copy of a world's state: every entity's id and generation, the free list

@@ -12,6 +12,24 @@ def metadata(schema):
         "removed_components": list(schema.removed_components),
         "queries": [{"name": q.name, "all": [c.name for c in q.all], "none": [c.name for c in q.none],
                      "doc": q.doc or ""} for q in schema.queries],
+        "schedule": _schedule(schema),
+    }
+
+
+def _schedule(schema):
+    """The systems' schedule, from the same source as --docs' stage table: the stages in
+    order, each system's access, and each pair kept apart with its reasons."""
+    names = lambda cs: [c.name for c in cs]  # noqa: E731
+    return {
+        "stages": [{"systems": [x.name for x in stage], "sync": any(x.structural for x in stage)}
+                   for stage in schema.stages],
+        "systems": [{"name": x.name, "stage": x.stage, "doc": x.doc or "", "reads": names(x.reads),
+                     "writes": names(x.writes), "adds": names(x.adds), "removes": names(x.removes),
+                     "spawns": bool(x.spawns), "destroys": bool(x.destroys), "split": bool(x.split)}
+                    for stage in schema.stages for x in stage],
+        "apart": [{"first": x.name, "then": y.name,
+                   "because": [{"component": c, "text": text} for c, text in why]}
+                  for x, y, why in schema.apart],
     }
 
 

@@ -64,6 +64,36 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// ---- the systems' schedule (the generator's, as in --docs) -------------------------------------
+
+// Stage columns of system boxes (each with its access), a sync mark after a stage whose
+// structural changes are applied, and the table of pairs kept apart with the reasons.
+function renderSchedule() {
+  const sched = META.schedule;
+  if (!sched || !sched.stages.length) return;
+  const byName = new Map(sched.systems.map((x) => [x.name, x]));
+  const access = (label, list) => (list.length ? el("div", { class: "access", text: `${label} ${list.join(", ")}` }) : null);
+  sched.stages.forEach((stage, k) => {
+    const column = el("div", { class: "stage", "data-stage": String(k) }, el("div", { class: "stage-head", text: `stage ${k}` }));
+    for (const name of stage.systems) {
+      const x = byName.get(name);
+      const effects = [x.spawns ? "spawns" : null, x.destroys ? "destroys" : null].filter(Boolean);
+      column.append(el("div", { class: "system", "data-system": name, title: x.doc || null },
+        el("div", { class: "system-name", text: name }),
+        access("reads", x.reads), access("writes", x.writes), access("adds", x.adds), access("removes", x.removes),
+        effects.length ? el("div", { class: "access", text: effects.join(", ") }) : null,
+        x.split ? null : el("div", { class: "access", text: "one call" })));
+    }
+    $("stages").append(column);
+    if (stage.sync) $("stages").append(el("div", { class: "sync", title: "structural changes applied here", text: "sync" }));
+  });
+  const body = $("apart").tBodies[0];
+  for (const pair of sched.apart)
+    body.append(el("tr", null, el("td", { class: "mono", text: pair.first }), el("td", { class: "mono", text: pair.then }),
+      el("td", { text: pair.because.map((r) => r.text).join("; ") })));
+  $("schedule").hidden = false;
+}
+
 // ---- reading a dump ------------------------------------------------------------------------
 
 class DumpError extends Error {}
@@ -1214,6 +1244,7 @@ function init() {
   });
   window.addEventListener("hashchange", routeHash);
   renderColumnChooser();
+  renderSchedule();
   let depth = 0;
   document.addEventListener("dragenter", (ev) => {
     ev.preventDefault();

@@ -63,6 +63,17 @@ try {
   };
   assert.equal(await page.title(), "game world inspector");
 
+  // The schedule, shown before any dump: stage columns of system boxes, sync marks, and why
+  // each pair is kept apart (the generator's schedule, as in --docs).
+  assert.equal(await page.$eval("#schedule", (s) => s.hidden), false);
+  assert.deepEqual(await page.$$eval("#stages .stage", (cols) => cols.map((c) =>
+    [...c.querySelectorAll(".system")].map((x) => x.dataset.system))), [["fire"], ["move", "expire"], ["collide"]]);
+  assert.equal(await page.$$eval("#stages .sync", (s) => s.length), 3);
+  assert.match(await text('#stages .system[data-system="collide"]'), /writes health, stats.*spawns, destroys/s);
+  const apart = await page.$$eval("#apart tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(apart.length, 5);
+  assert.deepEqual(apart[0], ["fire", "move", "fire reads position, move writes it; fire spawns (a spawning system runs alone)"]);
+
   // Open the 100k-entity dump and filter it: the time is reported, not asserted.
   const started = Date.now();
   await (await page.$("#file-a")).uploadFile(file("a.json"));

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`ecsgen --inspector`: the page carries the schema's metadata intact and safely (a doc string
+"""`ecsgen --inspector`: the page carries the schema's metadata (and its systems' schedule, as
+--docs prints it) intact and safely (a doc string
 cannot end the script), is the same bytes every run, and a bad schema writes no page."""
 
 import json
@@ -56,9 +57,42 @@ class InspectorPage(unittest.TestCase):
                                            "values": ["idle", "chase", "flee"], "doc": ""}])
         position = next(c for c in meta["components"] if c["name"] == "position")
         self.assertEqual(position["doc"], "World position in metres")
-        self.assertEqual([c["name"] for c in meta["components"] if c["kind"] == "singleton"], ["clock"])
+        self.assertEqual([c["name"] for c in meta["components"] if c["kind"] == "singleton"], ["clock", "stats"])
         cargo = next(c for c in meta["components"] if c["name"] == "cargo")
         self.assertEqual([(f["type"], f["length"]) for f in cargo["fields"]], [("u16[8]", 8), ("u8", None)])
+
+    def test_schedule_is_the_docs_stage_table(self):
+        """The page's schedule (stages, sync, pairs kept apart and why) is the one --docs prints."""
+        page, docs = os.path.join(self.out, "p.html"), os.path.join(self.out, "d.md")
+        game = os.path.join(ROOT, "schema", "game.json")
+        for args in (("--inspector", page), ("--docs", docs)):
+            result = ecsgen(game, *args)
+            self.assertEqual(result.returncode, 0, result.stderr)
+        with open(page, encoding="utf-8") as f:
+            sched = metadata(f.read())["schedule"]
+        with open(docs, encoding="utf-8") as f:
+            text = f.read()
+        rows = re.findall(r"^\| (\d+) \| (.*?) \| (yes|no) \|$", text, re.M)
+        self.assertEqual([(str(k), ", ".join(f"`{x}`" for x in st["systems"]), "yes" if st["sync"] else "no")
+                          for k, st in enumerate(sched["stages"])], rows)
+        self.assertEqual([st["systems"] for st in sched["stages"]], [["fire"], ["move", "expire"], ["collide"]])
+        kept = text.split("Kept apart", 1)[1].split("\n\n", 2)[1]  # the table after the heading
+        apart = re.findall(r"^\| `(\w+)` \| `(\w+)` \| (.*) \|$", kept, re.M)
+        self.assertEqual(len(apart), 5)
+        self.assertEqual([(p["first"], p["then"], "; ".join(r["text"] for r in p["because"])) for p in sched["apart"]], apart)
+        move = next(p for p in sched["apart"] if (p["first"], p["then"]) == ("fire", "move"))
+        self.assertIn({"component": "position", "text": "fire reads position, move writes it"}, move["because"])
+        collide = next(x for x in sched["systems"] if x["name"] == "collide")
+        self.assertEqual((collide["stage"], collide["writes"], collide["spawns"], collide["destroys"]),
+                         (2, ["health", "stats"], True, True))
+
+    def test_no_systems_no_schedule(self):
+        path = self.write_schema({"name": "s", "components": {"p": {"fields": {"x": "f32"}}}})
+        page = os.path.join(self.out, "s.html")
+        result = ecsgen(path, "--inspector", page)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(page, encoding="utf-8") as f:
+            self.assertEqual(metadata(f.read())["schedule"], {"stages": [], "systems": [], "apart": []})
 
     def test_doc_strings_cannot_break_out_of_the_page(self):
         doc = "</script><script>alert(1)</script> <!-- & 'quotes' \"too\" \u2028"
