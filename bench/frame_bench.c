@@ -89,41 +89,33 @@ void fr_system_render_sys(fr_render_sys_t *s) {
 }
 
 /* The same frame by hand: a view loop per system, in the schedule's order. */
-#define ROW(Q, v, c, i) FR_##Q##__QUERY_ROW(v, c, i)
+#define F(Q, v, c, f, i) FR_##Q##__QUERY_FIELD(v, c, f, i)
 static void hand_frame(fr_world_t *w, float dt) {
     fr_move_sys__query_view_t mv = fr_query_move_sys__query(w);
     for (size_t i = 0; i < mv.count; i++)
-        k_move(&mv.position.x[ROW(MOVE_SYS, mv, position, i)], &mv.position.y[ROW(MOVE_SYS, mv, position, i)],
-               mv.velocity.x[ROW(MOVE_SYS, mv, velocity, i)], mv.velocity.y[ROW(MOVE_SYS, mv, velocity, i)], dt);
+        k_move(&F(MOVE_SYS, mv, position, x, i), &F(MOVE_SYS, mv, position, y, i),
+               F(MOVE_SYS, mv, velocity, x, i), F(MOVE_SYS, mv, velocity, y, i), dt);
     fr_data_sys__query_view_t dv = fr_query_data_sys__query(w);
-    for (size_t i = 0; i < dv.count; i++) {
-        size_t r = ROW(DATA_SYS, dv, data, i);
-        k_data(&dv.data.thingy[r], &dv.data.dingy[r], &dv.data.mingy[r], &dv.data.seed[r], &dv.data.numgy[r], dt);
-    }
+    for (size_t i = 0; i < dv.count; i++)
+        k_data(&F(DATA_SYS, dv, data, thingy, i), &F(DATA_SYS, dv, data, dingy, i), &F(DATA_SYS, dv, data, mingy, i),
+               &F(DATA_SYS, dv, data, seed, i), &F(DATA_SYS, dv, data, numgy, i), dt);
     fr_health_sys__query_view_t hv = fr_query_health_sys__query(w);
-    for (size_t i = 0; i < hv.count; i++) {
-        size_t r = ROW(HEALTH_SYS, hv, health, i);
-        k_health(&hv.health.hp[r], hv.health.maxhp[r], &hv.health.status[r]);
-    }
+    for (size_t i = 0; i < hv.count; i++)
+        k_health(&F(HEALTH_SYS, hv, health, hp, i), F(HEALTH_SYS, hv, health, maxhp, i), &F(HEALTH_SYS, hv, health, status, i));
     fr_complex_sys__query_view_t cv = fr_query_complex_sys__query(w);
-    for (size_t i = 0; i < cv.count; i++) {
-        size_t p = ROW(COMPLEX_SYS, cv, position, i), v = ROW(COMPLEX_SYS, cv, velocity, i), d = ROW(COMPLEX_SYS, cv, data, i);
-        k_complex(cv.position.x[p], cv.position.y[p], cv.data.thingy[d], cv.data.numgy[d], &cv.velocity.x[v], &cv.velocity.y[v]);
-    }
+    for (size_t i = 0; i < cv.count; i++)
+        k_complex(F(COMPLEX_SYS, cv, position, x, i), F(COMPLEX_SYS, cv, position, y, i), F(COMPLEX_SYS, cv, data, thingy, i),
+                  F(COMPLEX_SYS, cv, data, numgy, i), &F(COMPLEX_SYS, cv, velocity, x, i), &F(COMPLEX_SYS, cv, velocity, y, i));
     fr_damage_sys__query_view_t gv = fr_query_damage_sys__query(w);
-    for (size_t i = 0; i < gv.count; i++) {
-        size_t h = ROW(DAMAGE_SYS, gv, health, i), d = ROW(DAMAGE_SYS, gv, damage, i);
-        k_damage(&gv.health.hp[h], gv.damage.atk[d], gv.damage.def[d]);
-    }
+    for (size_t i = 0; i < gv.count; i++)
+        k_damage(&F(DAMAGE_SYS, gv, health, hp, i), F(DAMAGE_SYS, gv, damage, atk, i), F(DAMAGE_SYS, gv, damage, def, i));
     fr_sprite_sys__query_view_t sv = fr_query_sprite_sys__query(w);
     for (size_t i = 0; i < sv.count; i++)
-        k_sprite(sv.player.type[ROW(SPRITE_SYS, sv, player, i)], sv.health.status[ROW(SPRITE_SYS, sv, health, i)],
-                 &sv.sprite.character[ROW(SPRITE_SYS, sv, sprite, i)]);
+        k_sprite(F(SPRITE_SYS, sv, player, type, i), F(SPRITE_SYS, sv, health, status, i), &F(SPRITE_SYS, sv, sprite, character, i));
     fr_render_sys__query_view_t rv = fr_query_render_sys__query(w);
     uint64_t sum = 0;
     for (size_t i = 0; i < rv.count; i++)
-        sum += k_render(rv.position.x[ROW(RENDER_SYS, rv, position, i)], rv.position.y[ROW(RENDER_SYS, rv, position, i)],
-                        rv.sprite.character[ROW(RENDER_SYS, rv, sprite, i)]);
+        sum += k_render(F(RENDER_SYS, rv, position, x, i), F(RENDER_SYS, rv, position, y, i), F(RENDER_SYS, rv, sprite, character, i));
     fr_singleton_screen(w)->sum += sum;
 }
 

@@ -79,11 +79,11 @@ void game_system_collide(game_collide_t *s) {
         float bx = GAME_COLLIDE_FIELD(s, position, x, i), by = GAME_COLLIDE_FIELD(s, position, y, i);
         float br = GAME_COLLIDE_FIELD(s, radius, metres, i);
         for (size_t k = 0; k < rocks.count; k++) {
-            float dx = rocks.position.x[GAME_ROCKS_ROW(rocks, position, k)] - bx;
-            float dy = rocks.position.y[GAME_ROCKS_ROW(rocks, position, k)] - by;
-            float r = rocks.radius.metres[GAME_ROCKS_ROW(rocks, radius, k)] + br;
+            float dx = GAME_ROCKS_FIELD(rocks, position, x, k) - bx;
+            float dy = GAME_ROCKS_FIELD(rocks, position, y, k) - by;
+            float r = GAME_ROCKS_FIELD(rocks, radius, metres, k) + br;
             if (dx * dx + dy * dy > r * r) continue;
-            int32_t *hp = &rocks.health.current[GAME_ROCKS_ROW(rocks, health, k)];
+            int32_t *hp = &GAME_ROCKS_FIELD(rocks, health, current, k);
             if (*hp > 0 && (*hp -= 10) <= 0) { /* destroyed: a new one takes its place */
                 game_defer_destroy(s->world, rocks.entity[k]);
                 game_position_t p;

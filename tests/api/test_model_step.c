@@ -71,45 +71,45 @@ void ms_system_heal(ms_heal_t *s) {
 }
 
 /* ---- the reference: the same work by hand, stage by stage (the schedule in ms_ecs.h) ---- */
-#define ROW(Q, v, c, i) MS_##Q##__QUERY_ROW(v, c, i)
+#define F(Q, v, c, f, i) MS_##Q##__QUERY_FIELD(v, c, f, i)
 static void step_by_hand(ms_world_t *w, float dt) {
     /* stage 0: move, age; sync */
     ms_move__query_view_t mv = ms_query_move__query(w);
     for (size_t i = 0; i < mv.count; i++) {
-        mv.pos.x[ROW(MOVE, mv, pos, i)] += mv.vel.x[ROW(MOVE, mv, vel, i)] * dt;
-        mv.pos.y[ROW(MOVE, mv, pos, i)] += mv.vel.y[ROW(MOVE, mv, vel, i)] * dt;
+        F(MOVE, mv, pos, x, i) += F(MOVE, mv, vel, x, i) * dt;
+        F(MOVE, mv, pos, y, i) += F(MOVE, mv, vel, y, i) * dt;
     }
     ms_age__query_view_t av = ms_query_age__query(w);
     for (size_t i = 0; i < av.count; i++)
-        if (--av.life.left[ROW(AGE, av, life, i)] <= 0) ms_defer_destroy(w, av.entity[i]);
+        if (--F(AGE, av, life, left, i) <= 0) ms_defer_destroy(w, av.entity[i]);
     ms_apply_deferred(w);
     /* stage 1: ignite; sync */
     ms_ignite__query_view_t iv = ms_query_ignite__query(w);
     for (size_t i = 0; i < iv.count; i++)
-        if (iv.pos.x[ROW(IGNITE, iv, pos, i)] > 30.0f) ms_defer_add_hot(w, iv.entity[i]);
+        if (F(IGNITE, iv, pos, x, i) > 30.0f) ms_defer_add_hot(w, iv.entity[i]);
     ms_apply_deferred(w);
     /* stage 2: burn; sync */
     ms_burn__query_view_t bv = ms_query_burn__query(w);
     for (size_t i = 0; i < bv.count; i++)
-        if ((bv.hp.v[ROW(BURN, bv, hp, i)] -= 3) < 10) ms_defer_remove_hot(w, bv.entity[i]);
+        if ((F(BURN, bv, hp, v, i) -= 3) < 10) ms_defer_remove_hot(w, bv.entity[i]);
     ms_apply_deferred(w);
     /* stage 3: breed; sync */
     ms_breed__query_view_t rv = ms_query_breed__query(w);
     for (size_t i = 0; i < rv.count; i++)
-        if (rv.life.left[ROW(BREED, rv, life, i)] % 16 == 0)
-            breed_one(w, rv.pos.x[ROW(BREED, rv, pos, i)], rv.pos.y[ROW(BREED, rv, pos, i)]);
+        if (F(BREED, rv, life, left, i) % 16 == 0)
+            breed_one(w, F(BREED, rv, pos, x, i), F(BREED, rv, pos, y, i));
     ms_apply_deferred(w);
     /* stage 4: tally; stage 5: heal */
     ms_tally__query_view_t tv = ms_query_tally__query(w);
     ms_census_t *c = ms_singleton_census(w);
     uint32_t n = 0;
     int64_t sum = 0;
-    for (size_t i = 0; i < tv.count; i++) n += tv.hp.v[ROW(TALLY, tv, hp, i)] > 50, sum += tv.hp.v[ROW(TALLY, tv, hp, i)];
+    for (size_t i = 0; i < tv.count; i++) n += F(TALLY, tv, hp, v, i) > 50, sum += F(TALLY, tv, hp, v, i);
     c->n = n, c->sum += sum;
     int gain = c->n % 3u == 0 ? 2 : 1;
     ms_heal__query_view_t hv = ms_query_heal__query(w);
     for (size_t i = 0; i < hv.count; i++)
-        if (hv.hp.v[ROW(HEAL, hv, hp, i)] < 100) hv.hp.v[ROW(HEAL, hv, hp, i)] += gain;
+        if (F(HEAL, hv, hp, v, i) < 100) F(HEAL, hv, hp, v, i) += gain;
 }
 
 /* ---- random operations, the same on both worlds ---- */
