@@ -106,8 +106,6 @@ int main(int argc, char **argv) {
     for (long frame = 1; frame <= seconds * FPS; frame++) {
         clock->frame++;
         game_step(w, clock->dt); /* fire, move, expire, collide: see game_ecs.h above game_step */
-        if (!game_recorder_record(rec, w)) fprintf(stderr, "demo: frame %ld: out of memory recording it\n", frame);
-        check_frame(w, rec, frame, fail_at, record ? record : "demo-failure.recording.json");
         if (frame % FPS == 0) {
             game_stats_t *st = game_singleton_stats(w);
             printf("t=%3lds entities=%5zu ships=%u asteroids=%u bullets=%4u | spawned=%4u destroyed=%4u hits=%3u expired=%3u\n",
@@ -116,6 +114,9 @@ int main(int argc, char **argv) {
             total.spawned += st->spawned, total.destroyed += st->destroyed, total.hits += st->hits;
             *st = (game_stats_t){ 0 };
         }
+        /* recorded after the second's counts were reset: the last frame is the world saved */
+        if (!game_recorder_record(rec, w)) fprintf(stderr, "demo: frame %ld: out of memory recording it\n", frame);
+        check_frame(w, rec, frame, fail_at, record ? record : "demo-failure.recording.json");
     }
     printf("done: %ld frames, %u spawned, %u destroyed, %u hits, %zu entities alive\n", seconds * FPS,
            total.spawned, total.destroyed, total.hits, game_count(w));

@@ -1412,8 +1412,11 @@ static editor_world_t *editor__snap_frame_world(editor_recorder_t *rec, uint32_t
     editor_world_t *w = editor_world_new();
     if (w && !editor__snap_frame_world_restore(w, img)) {
         editor_world_free(w);
-        w = NULL;
+        return NULL;
     }
+    /* The frame's waiting changes are in no document (as for any save): this scratch world
+     * drops them, so that saving and freeing it is no forgotten apply_deferred. */
+    if (w) w->deferred.count = 0, w->deferred.value_count = 0;
     return w;
 }
 

@@ -2376,8 +2376,11 @@ static game_world_t *game__snap_frame_world(game_recorder_t *rec, uint32_t back)
     game_world_t *w = game_world_new();
     if (w && !game__snap_frame_world_restore(w, img)) {
         game_world_free(w);
-        w = NULL;
+        return NULL;
     }
+    /* The frame's waiting changes are in no document (as for any save): this scratch world
+     * drops them, so that saving and freeing it is no forgotten apply_deferred. */
+    if (w) w->deferred.count = 0, w->deferred.value_count = 0;
     return w;
 }
 

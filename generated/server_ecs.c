@@ -1474,8 +1474,11 @@ static server_world_t *server__snap_frame_world(server_recorder_t *rec, uint32_t
     server_world_t *w = server_world_new();
     if (w && !server__snap_frame_world_restore(w, img)) {
         server_world_free(w);
-        w = NULL;
+        return NULL;
     }
+    /* The frame's waiting changes are in no document (as for any save): this scratch world
+     * drops them, so that saving and freeing it is no forgotten apply_deferred. */
+    if (w) w->deferred.count = 0, w->deferred.value_count = 0;
     return w;
 }
 

@@ -8,8 +8,10 @@ The first snippet (it starts with the #include) becomes the body of a function w
 later one the body of a function given the `w` and `e` the tour made, with the functions it
 calls "your code" declared; a snippet about the scene graph (it names scene_ calls) gets a
 world of examples/scene.json instead. schema/game.json and examples/scene.json are generated
-into a temporary directory, and the program built with README's plain build line (cc, the generated .c, runtime/*.c, -lcjson -lm).
+into a temporary directory; the functions a snippet defines (system bodies) go to file
+scope, and the schema's other systems get empty bodies; the program is built with README's plain build line (cc, the generated .c, runtime/*.c, -lcjson -lm).
 The tour is C: it takes addresses of compound literals, which C++ refuses."""
+import json
 import pathlib
 import re
 import subprocess
@@ -38,13 +40,22 @@ def main():
     program = [first[0], '#include "scene_ecs.h"', "#include <stdio.h>", YOUR_CODE, "static void tour(float dt) {",
                first[1], "}"]
     calls = ""
+    defined = set()
     for k, body in enumerate(snippets[1:], 1):
+        functions = re.findall(r"^void \w+\([^\n]*\) \{\n.*?^\}\n", body, re.S | re.M)
+        for f in functions:
+            body = body.replace(f, "")
+            program.append(f)
+            defined.add(re.match(r"void (\w+)", f).group(1))
         if "scene_" in body:
             program += [f"static void tour_{k}(scene_world_t *w) {{", body, "}"]
             calls += f"    scene_world_t *scene = scene_world_new();\n    tour_{k}(scene);\n    scene_world_free(scene);\n"
         else:
             program += [f"static void tour_{k}(game_world_t *w, ecs_entity_t e) {{", "    (void)w, (void)e;", body, "}"]
             calls += f"    tour_{k}(w, e);\n"
+    systems = json.loads((root / "schema/game.json").read_text()).get("systems", {})
+    program += [f"void game_system_{name}(game_{name}_t *s) {{ (void)s; }}"
+                for name in systems if f"game_system_{name}" not in defined]
     program.append(f"""
 int main(void) {{
     tour(1.0f / 60);

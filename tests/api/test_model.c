@@ -996,7 +996,7 @@ static void snapshot_op(kit_world_t *w) {
     s->hash = kit_world_hash(w);
     s->next_id = next_spawn_id(w);
     free(s->doc);
-    s->doc = live_count < 2000 ? kit_world_to_json(w) : NULL;
+    s->doc = live_count < 2000 && !pending_count ? kit_world_to_json(w) : NULL; /* a save waits for apply_deferred */
     stats.snapshots++;
 }
 
