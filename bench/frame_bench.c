@@ -53,35 +53,35 @@ static inline uint64_t k_render(float px, float py, uint8_t ch) {
 }
 
 /* The systems' bodies. */
-void fr_system_move_sys(fr_move_sys_t *s) {
+void fr_system_move_sys(fr_move_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_move(&FR_MOVE_SYS_FIELD(s, position, x, i), &FR_MOVE_SYS_FIELD(s, position, y, i),
                FR_MOVE_SYS_FIELD(s, velocity, x, i), FR_MOVE_SYS_FIELD(s, velocity, y, i), s->dt);
 }
-void fr_system_data_sys(fr_data_sys_t *s) {
+void fr_system_data_sys(fr_data_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_data(&FR_DATA_SYS_FIELD(s, data, thingy, i), &FR_DATA_SYS_FIELD(s, data, dingy, i), &FR_DATA_SYS_FIELD(s, data, mingy, i),
                &FR_DATA_SYS_FIELD(s, data, seed, i), &FR_DATA_SYS_FIELD(s, data, numgy, i), s->dt);
 }
-void fr_system_complex_sys(fr_complex_sys_t *s) {
+void fr_system_complex_sys(fr_complex_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_complex(FR_COMPLEX_SYS_FIELD(s, position, x, i), FR_COMPLEX_SYS_FIELD(s, position, y, i),
                   FR_COMPLEX_SYS_FIELD(s, data, thingy, i), FR_COMPLEX_SYS_FIELD(s, data, numgy, i),
                   &FR_COMPLEX_SYS_FIELD(s, velocity, x, i), &FR_COMPLEX_SYS_FIELD(s, velocity, y, i));
 }
-void fr_system_health_sys(fr_health_sys_t *s) {
+void fr_system_health_sys(fr_health_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_health(&FR_HEALTH_SYS_FIELD(s, health, hp, i), FR_HEALTH_SYS_FIELD(s, health, maxhp, i), &FR_HEALTH_SYS_FIELD(s, health, status, i));
 }
-void fr_system_damage_sys(fr_damage_sys_t *s) {
+void fr_system_damage_sys(fr_damage_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_damage(&FR_DAMAGE_SYS_FIELD(s, health, hp, i), FR_DAMAGE_SYS_FIELD(s, damage, atk, i), FR_DAMAGE_SYS_FIELD(s, damage, def, i));
 }
-void fr_system_sprite_sys(fr_sprite_sys_t *s) {
+void fr_system_sprite_sys(fr_sprite_sys_t *restrict s) {
     for (size_t i = 0; i < s->count; i++)
         k_sprite(FR_SPRITE_SYS_FIELD(s, player, type, i), FR_SPRITE_SYS_FIELD(s, health, status, i), &FR_SPRITE_SYS_FIELD(s, sprite, character, i));
 }
-void fr_system_render_sys(fr_render_sys_t *s) {
+void fr_system_render_sys(fr_render_sys_t *restrict s) {
     uint64_t sum = 0;
     for (size_t i = 0; i < s->count; i++)
         sum += k_render(FR_RENDER_SYS_FIELD(s, position, x, i), FR_RENDER_SYS_FIELD(s, position, y, i), FR_RENDER_SYS_FIELD(s, sprite, character, i));

@@ -21,14 +21,14 @@
     REP10(M, 7) REP10(M, 8) REP10(M, 9)
 
 #define BODY(k)                                                                   \
-    void sb_system_s##k(sb_s##k##_t *s) {                                         \
+    void sb_system_s##k(sb_s##k##_t *restrict s) {                                \
         for (size_t i = 0; i < s->count; i++) SB_S##k##_FIELD(s, c##k, v, i) += s->dt; \
     }
 REP100(BODY)
 
 static int heavy_rounds = 64;
 
-void sb_system_heavy(sb_heavy_t *s) {
+void sb_system_heavy(sb_heavy_t *restrict s) {
     for (size_t i = 0; i < s->count; i++) {
         float h = SB_HEAVY_FIELD(s, hp, v, i), x = SB_HEAVY_FIELD(s, pos, x, i), y = SB_HEAVY_FIELD(s, pos, y, i);
         for (int r = 0; r < heavy_rounds; r++) h = h * 0.999f + sqrtf(x * x + y * y + (float)r) * 0.001f;

@@ -38,7 +38,7 @@ static float wrap(float v) {
 }
 
 /* Every few frames each ship fires a bullet along its heading. */
-void game_system_fire(game_fire_t *s) {
+void game_system_fire(game_fire_t *restrict s) {
     if (GAME_FIRE_FIELD(s, clock, frame, 0) % DEMO_FIRE_EVERY != 0) return;
     for (size_t i = 0; i < s->count; i++) {
         float vx = GAME_FIRE_FIELD(s, velocity, x, i), vy = GAME_FIRE_FIELD(s, velocity, y, i);
@@ -55,14 +55,14 @@ void game_system_fire(game_fire_t *s) {
     }
 }
 
-void game_system_move(game_move_t *s) {
+void game_system_move(game_move_t *restrict s) {
     for (size_t i = 0; i < s->count; i++) {
         GAME_MOVE_FIELD(s, position, x, i) = wrap(GAME_MOVE_FIELD(s, position, x, i) + GAME_MOVE_FIELD(s, velocity, x, i) * s->dt);
         GAME_MOVE_FIELD(s, position, y, i) = wrap(GAME_MOVE_FIELD(s, position, y, i) + GAME_MOVE_FIELD(s, velocity, y, i) * s->dt);
     }
 }
 
-void game_system_expire(game_expire_t *s) {
+void game_system_expire(game_expire_t *restrict s) {
     for (size_t i = 0; i < s->count; i++) {
         if ((GAME_EXPIRE_FIELD(s, lifetime, seconds, i) -= s->dt) > 0) continue;
         game_defer_destroy(s->world, s->entity[i]);
@@ -73,7 +73,7 @@ void game_system_expire(game_expire_t *s) {
 
 /* Each bullet against every asteroid. collide spawns, so it runs alone in its stage, whole, on
  * the calling thread: it may read the rocks query's view of the world (docs/systems.md). */
-void game_system_collide(game_collide_t *s) {
+void game_system_collide(game_collide_t *restrict s) {
     game_rocks_view_t rocks = game_query_rocks(s->world);
     for (size_t i = 0; i < s->count; i++) {
         float bx = GAME_COLLIDE_FIELD(s, position, x, i), by = GAME_COLLIDE_FIELD(s, position, y, i);

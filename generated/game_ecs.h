@@ -2343,14 +2343,16 @@ static inline size_t game_deferred_count(const game_world_t *w) {
 
 /* ---- Systems ----------------------------------------------------------------------- */
 /* The schema's systems (docs/systems.md). The program defines, for each system s,
- *     void game_system_<s>(game_<s>_t *s)
+ *     void game_system_<s>(game_<s>_t *restrict s)
  * which may be called several times per step, each time on a disjoint range of the matches:
  * s->count matches, s->entity[i], s->dt, s->world, and
  *     <NAME>_<S>_FIELD(s, c, f, i)
  * field f of component c of match i: an lvalue for a component the system writes, a read-only
  * value for one it reads; a singleton it reads or writes is FIELD(s, c, f, 0). Any other
  * component (or a misspelt field) does not compile. Structural changes go through the
- * game_defer_ calls on s->world.
+ * game_defer_ calls on s->world. `restrict` (ECS_RESTRICT in code also compiled
+ * as C++) lets the compiler keep the context's pointers in registers: without it a store to a
+ * one-byte field may alias the context, and the loop reloads them at every match.
  *
  * The schedule, computed by the generator (stages run in order; the systems of one stage may run
  * at once; "sync": the changes recorded so far are applied before the next stage):
@@ -2408,7 +2410,7 @@ typedef struct game_fire {
 #define GAME__FIRE_ROW_clock(s, i) 0
 #define GAME__FIRE_ROW_stats(s, i) 0
 #define GAME_FIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__FIRE_ROW_##c(s, i))
-void game_system_fire(game_fire_t *s);
+void game_system_fire(game_fire_t *ECS_RESTRICT s);
 
 /* System move: Moves by velocity, wrapping at the arena's edges: over query movement; reads velocity; writes position.
  * Stage 1, split into ranges across threads. */
@@ -2429,7 +2431,7 @@ typedef struct game_move {
 #define GAME__MOVE_ROW_position(s, i) (i)
 #define GAME__MOVE_ROW_velocity(s, i) (i)
 #define GAME_MOVE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__MOVE_ROW_##c(s, i))
-void game_system_move(game_move_t *s);
+void game_system_move(game_move_t *ECS_RESTRICT s);
 
 /* System expire: Bullets run out of time: over query expiring; writes lifetime, stats; destroys.
  * Stage 1, one call per step. */
@@ -2451,7 +2453,7 @@ typedef struct game_expire {
 #define GAME__EXPIRE_ROW_lifetime(s, i) (i)
 #define GAME__EXPIRE_ROW_stats(s, i) 0
 #define GAME_EXPIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__EXPIRE_ROW_##c(s, i))
-void game_system_expire(game_expire_t *s);
+void game_system_expire(game_expire_t *ECS_RESTRICT s);
 
 /* System collide: Bullets hit asteroids; a destroyed asteroid is replaced: over all bullet, position, radius; reads position, radius; writes health, stats; spawns; destroys.
  * Stage 2, one call per step. */
@@ -2482,7 +2484,7 @@ typedef struct game_collide {
 #define GAME__COLLIDE_ROW_radius(s, i) ((s)->row__.radius ? (s)->row__.radius[i] : (i))
 #define GAME__COLLIDE_ROW_stats(s, i) 0
 #define GAME_COLLIDE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__COLLIDE_ROW_##c(s, i))
-void game_system_collide(game_collide_t *s);
+void game_system_collide(game_collide_t *ECS_RESTRICT s);
 
 /* ---- Snapshots and the flight recorder (docs/debugging-with-dumps.md) --------------- */
 /* A snapshot is a copy of a world's state: every entity's id and generation, the free list

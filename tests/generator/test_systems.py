@@ -125,8 +125,8 @@ class SystemsTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(os.path.join(out, "g_ecs.h"), encoding="utf-8") as f:
             header = f.read()
-        self.assertIn("void g_system_move(g_move_t *s);", header)
-        self.assertIn("void g_system_draw(g_draw_t *s);", header)
+        self.assertIn("void g_system_move(g_move_t *ECS_RESTRICT s);", header)
+        self.assertIn("void g_system_draw(g_draw_t *ECS_RESTRICT s);", header)
         self.assertIn(" *   stage 0: move\n *   stage 1: draw\n", header)
         with open(os.path.join(self.dir, "g.md"), encoding="utf-8") as f:
             docs = f.read()
