@@ -4,6 +4,7 @@
  * (a parent array and first-child/next-sibling links, the layout flecs' comparison used).
  * Included once by bench.c, after its helpers. */
 #include "benchrel_ecs.h"
+#include "benchrelslot_ecs.h"
 
 /* ---- Hand-written: a parent per slot, first-child/next/prev links, a generation ---------- */
 
@@ -144,6 +145,40 @@ static double rel_get_plain(size_t n) {
     double t = (now_ns() - t0) / (double)reps;
     sink += sum;
     benchrel_world_free(w);
+    free(ids);
+    return t / (double)n;
+}
+/* The same get with the relation in slot storage (bench/benchrelslot.json): the sources' rows
+ * are their slots, as for a component spawned in order, where a sparse relation's rows cannot
+ * follow the slots (the roots, which lack it, leave gaps: every get reads the sparse entry). */
+static benchrelslot_world_t *slot_forest_world;
+static ecs_entity_t *slot_forest_ids;
+static ecs_entity_t slot_make(ecs_entity_t parent, size_t k) {
+    ecs_entity_t e = benchrelslot_spawn(slot_forest_world, &(benchrelslot_spawn_desc_t){
+        .local = &(benchrelslot_local_t){ 1.0f, (float)(k & 3) },
+        .global = &(benchrelslot_global_t){ 0, 0 },
+        .extra = &(benchrelslot_extra_t){ (float)k },
+        .child_of = parent ? &(benchrelslot_child_of_t){ parent } : NULL });
+    if (e == ECS_NULL) fail("spawn failed");
+    slot_forest_ids[k] = e;
+    return e;
+}
+static double rel_get_slot(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    slot_forest_world = benchrelslot_world_new(), slot_forest_ids = ids;
+    if (!slot_forest_world) fail("out of memory");
+    FOREST(n, slot_make)
+    benchrelslot_world_t *w = slot_forest_world;
+    shuffle(ids, n);
+    uint64_t sum = 0;
+    double t0 = now_ns();
+    size_t reps = iteration_reps(n) / 10u + 1u;
+    for (size_t r = 0; r < reps; r++)
+        for (size_t k = 0; k < n; k++)
+            if (benchrelslot_has_child_of(w, ids[k])) sum += benchrelslot_get_child_of(w, ids[k]).target;
+    double t = (now_ns() - t0) / (double)reps;
+    sink += (float)sum;
+    benchrelslot_world_free(w);
     free(ids);
     return t / (double)n;
 }
@@ -375,6 +410,7 @@ static double hw_memory(size_t n) {
 static const workload_t rel_workloads[] = {
     { "rel get (vs plain get)", "get", rel_get, rel_get_plain, false },
     { "rel get (vs hand-written)", "get", rel_get, hw_get, false },
+    { "rel get, slot storage (vs plain get)", "get", rel_get_slot, rel_get_plain, false },
     { "re-parent (vs add+remove)", "move", rel_reparent, rel_add_remove, false },
     { "re-parent (vs hand-written)", "move", rel_reparent, hw_reparent, false },
     { "tree 1111 (vs create+destroy)", "entity", rel_tree, rel_tree_plain, false },
