@@ -354,7 +354,7 @@ def _check_clashes(errors, file, schema):
     for x in schema.systems:
         for identifier in x.generated_names():
             claim(identifier, x.path)
-        for member in ("count", "entity", "dt", "world"):
+        for member in ("count", "entity", "dt", "world") + (("target",) if x.depth_first else ()):
             claim(member, f"(the system context's member {member})", x.type)
         for c in x.members + x.singletons:
             claim(c.name, x.path, x.type)

@@ -360,6 +360,7 @@ class Query:
                                    f"The change")
         self.group = None  # the Group it owns through, or None (served non-owning)
         self.inline_of = None  # the system that declares it inline, or None
+        self.packs = True  # False: never owns (a depth-first system's inline query: rows are looked up)
 
     @property
     def owned(self):

@@ -40,8 +40,8 @@ def decide_ownership(schema):
     order = [q for q in schema.queries if q.owned_hint] + [q for q in schema.queries if not q.owned_hint]
     groups = []
     for q in order:
-        if any(c.slot for c in q.all):
-            continue  # slot rows are entity slots: there is nothing to pack
+        if any(c.slot for c in q.all) or not q.packs:
+            continue  # slot rows are entity slots, or its order is not the pools': nothing to pack
         same = [g for g in groups if set(g.all) == set(q.all) and set(g.none) == set(q.none)]
         if same:
             same[0].queries.append(q)

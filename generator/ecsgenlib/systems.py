@@ -16,6 +16,10 @@ The rules (docs/systems.md says them for users):
   changes are recorded during a stage and applied after it, in system order.
 - Each system goes in the first stage after every system it must follow (ASAP levels);
   within a stage systems keep the order above, and so do their recorded changes.
+- A depth-first system (`"depth_first": "<relation>"`) runs over the relation's forest, each
+  target before its sources. It reads the relation (the rules above keep it apart from a
+  system that adds, removes or writes it, or destroys) and is never split (a source reads
+  its target's value, written earlier in the same call).
 """
 
 from .errors import SchemaError, did_you_mean
@@ -23,7 +27,7 @@ from .errors import SchemaError, did_you_mean
 
 class System:
     def __init__(self, names, name, path, query, reads, writes, adds, removes, spawns, destroys, after,
-                 split, doc, any_of):
+                 split, doc, any_of, depth_first=None):
         self.name = name
         self.path = path
         self.query = query
@@ -37,6 +41,7 @@ class System:
         self.split_wanted = split
         self.doc = doc
         self.any = any_of  # an inline query's `any`: matches keep those with one of them
+        self.depth_first = depth_first  # a relation component: matches in its depth-first order, or None
         self.defined_in = None
         self.index = None  # its place in the schedule's order
         self.stage = None
@@ -57,9 +62,15 @@ class System:
         return [c for c in self.query.data if c.name in listed]
 
     @property
+    def picked(self):
+        """Its matches are a list the step keeps (pick_<s>): those of an `any` filter, or a
+        depth-first system's, in the relation's order."""
+        return bool(self.any) or self.depth_first is not None
+
+    @property
     def owned(self):
-        """Its rows are plain i: an owned query, and no `any` list."""
-        return self.query.owned and not self.any
+        """Its rows are plain i: an owned query, and no list of picked matches."""
+        return self.query.owned and not self.picked
 
     @property
     def listed(self):
@@ -72,7 +83,7 @@ class System:
             return "0"
         if self.owned:
             return "(i)"
-        if self.any:
+        if self.picked:
             return f"((s)->row__.{c.name}[i])"
         return f"((s)->row__.{c.name} ? (s)->row__.{c.name}[i] : (i))"
 
@@ -84,11 +95,14 @@ class System:
         return c in self.writes
 
     def field_decl(self, c, f):
-        """A context member's field pointer: const for a component read only."""
+        """A context member's field pointer: const for a component read only. Not restrict in
+        a depth-first system: its body reads a target's values through s->world, values it
+        wrote through these pointers earlier in the call."""
         const = "" if self.writable(c) else "const "
+        restrict = "" if self.depth_first else "ECS_RESTRICT "
         if f.is_block:
-            return f"{const}{f.element_c_type} (*ECS_RESTRICT {f.name}){f.suffix}"
-        return f"{const}{f.element_c_type} *ECS_RESTRICT {f.name}"
+            return f"{const}{f.element_c_type} (*{restrict}{f.name}){f.suffix}"
+        return f"{const}{f.element_c_type} *{restrict}{f.name}"
 
     @property
     def effects(self):
@@ -104,13 +118,29 @@ class System:
         return [c for c in self.query.all + self.query.none + self.any]
 
     @property
+    def scheduled_reads(self):
+        """The components it reads, for the schedule: `reads`, and the relation it walks depth
+        first (unless it writes that)."""
+        names = {c.name for c in self.reads}
+        if self.depth_first is not None and self.depth_first not in self.writes:
+            names.add(self.depth_first.name)
+        return names
+
+    def walks(self, c):
+        """Whether it uses component c (a name) only as the relation it walks depth first
+        (for the reasons' text: "walks it depth first", not "reads it")."""
+        plain = {x.name for x in self.reads + self.writes + self.iterates}
+        return self.depth_first is not None and c == self.depth_first.name and c not in plain
+
+    @property
     def split(self):
         """Whether its matches may be cut into ranges on several threads: not when it spawns,
         writes a singleton, or writes a component outside its matches' (another entity's,
-        through s->world: two ranges could write one entity), nor when the schema says not."""
+        through s->world: two ranges could write one entity), nor when it walks a relation
+        depth first (a source reads its target's values), nor when the schema says not."""
         own = set(c.name for c in self.query.data)
-        return (self.split_wanted and not self.spawns and not any(c.singleton for c in self.writes)
-                and all(c.name in own for c in self.writes))
+        return (self.split_wanted and self.depth_first is None and not self.spawns
+                and not any(c.singleton for c in self.writes) and all(c.name in own for c in self.writes))
 
     def generated_names(self):
         return [self.type, self.tag, self.field_macro, self.fn]
@@ -136,6 +166,8 @@ class System:
             parts.append("destroys")
         if self.after:
             parts.append(f"after {', '.join(x.name for x in self.after)}")
+        if self.depth_first:
+            parts.append(f"depth first over {self.depth_first.name}")
         return "; ".join(parts) or "no access"
 
 
@@ -236,6 +268,7 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
         if query is None:
             return None
         query.inline_of = sname
+        query.packs = "depth_first" not in spec  # a depth-first system's order is the relation's
     reads = _names(errors, file, path, by_name, spec, "reads", "read")
     writes = _names(errors, file, path, by_name, spec, "writes", "write")
     for k, c in enumerate(reads):
@@ -244,11 +277,38 @@ def _build_system(errors, file, schema, by_name, sname, spec, make_query, check_
                                       "writes implies reads: list it in \"writes\" only"))
     adds = _names(errors, file, path, by_name, spec, "adds", "added")
     removes = _names(errors, file, path, by_name, spec, "removes", "removed")
+    depth_first = _depth_first(errors, file, path, by_name, spec)
     if len(errors) != before:
         return None
     return System(schema.names, sname, path, query, reads, writes, adds, removes, spec.get("spawns", False),
                   spec.get("destroys", False), list(spec.get("after", [])), spec.get("split", True),
-                  spec.get("doc", ""), any_of)
+                  spec.get("doc", ""), any_of, depth_first)
+
+
+def _depth_first(errors, file, path, by_name, spec):
+    """The relation component a system walks depth first ("depth_first"), or None (errors
+    appended when it names no relation, or the system asks to be split)."""
+    if "depth_first" not in spec:
+        return None
+    name = spec["depth_first"]
+    relations = [c.name for c in by_name.values() if c.relation]
+    listed = f"the relations here: {', '.join(relations)}" if relations else \
+        "this schema has no relation: declare one with \"relation\": { \"on_target_destroy\": ... }"
+    c = by_name.get(name)
+    if c is None:
+        errors.append(SchemaError(file, f"{path}.depth_first", f"unknown component '{name}'",
+                                  did_you_mean(name, relations) or listed))
+        return None
+    if c.relation is None:
+        errors.append(SchemaError(file, f"{path}.depth_first", f"'{name}' is not a relation: "
+                                  "a depth-first order follows a relation from targets to sources", listed))
+        return None
+    if spec.get("split") is True:
+        errors.append(SchemaError(file, f"{path}.split", "a depth-first system is never split: a source "
+                                  "reads its target's values, written earlier in the same call",
+                                  "drop \"split\": a depth-first system runs as one call"))
+        return None
+    return c
 
 
 def _find_cycle(systems):
@@ -291,18 +351,19 @@ def reasons(x, y):
     """Why y (after x in the order) cannot share x's stage: a list of (component or None,
     text); empty when it may."""
     why = []
-    xr, xw = {c.name for c in x.reads}, {c.name for c in x.writes}
-    yr, yw = {c.name for c in y.reads}, {c.name for c in y.writes}
+    xr, xw = x.scheduled_reads, {c.name for c in x.writes}
+    yr, yw = y.scheduled_reads, {c.name for c in y.writes}
     for c in sorted(xw & yw):
         why.append((c, f"both write {c}"))
     for c in sorted(xw & yr):
-        why.append((c, f"{x.name} writes {c}, {y.name} reads it"))
+        why.append((c, f"{x.name} writes {c}, {y.name} {'walks it depth first' if y.walks(c) else 'reads it'}"))
     for c in sorted(xr & yw):
-        why.append((c, f"{x.name} reads {c}, {y.name} writes it"))
+        reading = f"walks {c} depth first" if x.walks(c) else f"reads {c}"
+        why.append((c, f"{x.name} {reading}, {y.name} writes it"))
     touched = yr | yw | {c.name for c in y.iterates}
     for c in sorted(x.effects & touched):
         verb = "adds" if c in {a.name for a in x.adds} else "removes"
-        why.append((c, f"{x.name} {verb} {c}, {y.name} uses it"))
+        why.append((c, f"{x.name} {verb} {c}, {y.name} {'walks it depth first' if y.walks(c) else 'uses it'}"))
     if x.destroys and touched:
         why.append((None, f"{x.name} destroys entities, {y.name} uses their components"))
     if x.spawns or y.spawns:
@@ -318,7 +379,7 @@ def _ordered_only(x, y):
     y_changes = y.effects | ({"*"} if y.destroys else set())
     if not y_changes:
         return False
-    x_uses = {c.name for c in x.reads + x.writes + x.iterates}
+    x_uses = x.scheduled_reads | {c.name for c in x.writes + x.iterates}
     x_changes = x.effects | ({"*"} if x.destroys else set())
     return bool(y.destroys or x.destroys or y_changes & (x_uses | x_changes))
 

@@ -112,6 +112,63 @@ class SystemsTest(unittest.TestCase):
         split = {x.name: x.split for x in schema.systems}
         self.assertEqual(split, {"tick": False, "move": True, "age": True, "ignite": True, "burn": True, "fire": False,
                                  "tally": False, "heal": True, "chase": True, "thaw": True, "glow": True})
+        schema, _ = pipeline.build(os.path.join(ROOT, "tests", "systems", "depth_first.json"))
+        self.assertEqual([[x.name for x in stage] for stage in schema.stages],
+                         [["drift", "reparent", "decay"], ["flip", "propagate"]])
+        self.assertEqual({x.name: x.split for x in schema.systems},
+                         {"drift": True, "reparent": True, "decay": True, "flip": True, "propagate": False})
+
+    def test_depth_first_reads_its_relation(self):
+        # propagate walks child_of: what adds, removes or destroys it before propagate runs in
+        # an earlier stage; a reader of child_of shares its stage, and so may a later adder
+        # (its change waits for the sync point). It is never split.
+        components = dict(COMPONENTS, child_of={"relation": {"on_target_destroy": "cascade"}})
+        propagate = {"depth_first": "child_of", "all": ["position", "velocity"], "reads": ["velocity"],
+                     "writes": ["position"]}
+        path = self.write("d.json", {"name": "d", "components": components, "systems": {
+            "look": {"all": ["sprite"], "reads": ["child_of"]},
+            "adopt": {"all": ["sprite"], "adds": ["child_of"]},
+            "reap": {"all": ["health"], "destroys": True},
+            "propagate": propagate,
+            "late": {"all": ["health"], "adds": ["child_of"]}}})
+        schema, _ = pipeline.build(path)
+        stages = [[x.name for x in stage] for stage in schema.stages]
+        apart = {(x.name, y.name): [text for _, text in why] for x, y, why in schema.apart}
+        self.assertEqual(stages, [["look", "adopt", "reap"], ["propagate", "late"]])
+        self.assertEqual(apart[("adopt", "propagate")], ["adopt adds child_of, propagate walks it depth first"])
+        self.assertEqual(apart[("reap", "propagate")], ["reap destroys entities, propagate uses their components"])
+        self.assertNotIn(("look", "propagate"), apart)
+        self.assertNotIn(("propagate", "late"), apart)
+        x = schema.systems[3]
+        self.assertFalse(x.split)
+        self.assertIn("depth first over child_of", x.access_text)
+        self.assertFalse(x.query.owned)  # its rows are looked up: its inline query packs nothing
+        # writing the relation's values conflicts both ways
+        path = self.write("d.json", {"name": "d", "components": components, "systems": {
+            "mover": {"all": ["sprite"], "writes": ["child_of"]},
+            "propagate": propagate,
+            "unmover": {"all": ["health"], "writes": ["child_of"]}}})
+        schema, _ = pipeline.build(path)
+        apart = {(x.name, y.name): [text for _, text in why] for x, y, why in schema.apart}
+        self.assertEqual([[x.name for x in stage] for stage in schema.stages], [["mover"], ["propagate"], ["unmover"]])
+        self.assertEqual(apart[("mover", "propagate")], ["mover writes child_of, propagate walks it depth first"])
+        self.assertEqual(apart[("propagate", "unmover")], ["propagate walks child_of depth first, unmover writes it"])
+        # the generated context, FIELD's row lookup, the walk, and --docs
+        out = os.path.join(self.dir, "out")
+        result = subprocess.run([sys.executable, ECSGEN, path, "--out", out, "--docs", os.path.join(out, "d.md")],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(os.path.join(out, "d_ecs.h"), encoding="utf-8") as f:
+            header = f.read()
+        self.assertIn("    const ecs_entity_t *target; /* target[i]: match i's child_of target (ECS_NULL: a root) */\n",
+                      header)
+        self.assertIn("#define D__PROPAGATE_ROW_position(s, i) ((s)->row__.position[i])\n", header)
+        with open(os.path.join(out, "d_ecs.c"), encoding="utf-8") as f:
+            self.assertIn("    D_EACH_CHILD_OF_DEPTH_FIRST(w, it) {\n", f.read())
+        with open(os.path.join(out, "d.md"), encoding="utf-8") as f:
+            docs = f.read()
+        self.assertIn("| `mover` | `propagate` | mover writes child_of, propagate walks it depth first |", docs)
+        self.assertIn("one call per step, the matches in `child_of`'s depth-first order", docs)
 
     def test_included_systems_and_their_errors(self):
         self.write("shared.json", {"components": {"position": POS, "velocity": POS},

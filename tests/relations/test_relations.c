@@ -83,6 +83,24 @@ static void test_reparent(void) {
     rel_world_free(w);
 }
 
+/* Destroying a member of an owning group (placed: local and child_of) other than its last: the
+ * group's last member fills its row, and the destroyed entity still leaves its own target's
+ * sources (it once left the last member's target's instead: counts 1 and 2 here, not 0 and 3). */
+static void test_destroy_in_group(void) {
+    rel_world_t *w = rel_world_new();
+    ecs_entity_t p = rel_spawn(w, NULL), q = rel_spawn(w, NULL), k[4];
+    k[0] = rel_spawn(w, &(rel_spawn_desc_t){ .local = &(rel_local_t){ 1, 0 }, .child_of = &(rel_child_of_t){ p } });
+    for (int i = 1; i < 4; i++)
+        k[i] = rel_spawn(w, &(rel_spawn_desc_t){ .local = &(rel_local_t){ 1, 0 }, .child_of = &(rel_child_of_t){ q } });
+    CHECK_EQ(rel_query_placed(w).count, 4); /* all four in the group (the view brings them in) */
+    rel_destroy(w, k[0]);
+    CHECK_EQ(rel_count_child_of_of(w, p), 0);
+    CHECK_EQ(rel_count_child_of_of(w, q), 3);
+    CHECK_EQ(count_of_by_loop(w, q), 3);
+    CHECK(rel__relations_verify(w));
+    rel_world_free(w);
+}
+
 /* A tree of the given width and depth under root; returns how many entities it added. */
 static size_t tree(rel_world_t *w, ecs_entity_t root, int width, int depth) {
     if (depth == 0) return 0;
@@ -426,6 +444,7 @@ int main(void) {
     test_add_get_count();
     test_refused_targets();
     test_reparent();
+    test_destroy_in_group();
     test_cascade();
     test_clear();
     test_slot_relation();
