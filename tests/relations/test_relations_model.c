@@ -4,7 +4,10 @@
  * (re-parent), remove of each relation with live, stale and null ids and targets that would
  * make cycles, destroys (cascade and clear), the same changes deferred and applied, save/load
  * round trips and documents made cyclic or pointing at a missing entity (refused, the world
- * unchanged) runs on a world and on a plain reference model. After every operation the
+ * unchanged) runs on a world and on a plain reference model. Half the entities spawned at
+ * once also get `local`, and views of the `placed` query (local + child_of, an owning group)
+ * bring them into its group, so that destroys, removals and re-parents meet relation rows
+ * that the group has moved. After every operation the
  * entities it touched are compared; every --check-every operations, everything: each
  * entity's relations, count_<r>_of and EACH_<R>_OF against the model's sources, the
  * depth-first walk's order, and the reverse index against the targets (rel__relations_verify).
@@ -27,9 +30,10 @@ enum { R_CHILD_OF, R_OWNED_BY, R_DOCKED_AT };
 static const bool cascade[R_COUNT] = { true, false, true };
 static const char *const rname[R_COUNT] = { "child_of", "owned_by", "docked_at" };
 
+enum { HAS_LOCAL = 1u << R_COUNT }; /* in node_t.has beside the relations' bits */
 typedef struct {
     ecs_entity_t id; /* ECS_NULL: free */
-    uint8_t has;     /* bit r */
+    uint8_t has;     /* bit r: relation r; HAS_LOCAL: local */
     ecs_entity_t target[R_COUNT];
 } node_t;
 
@@ -353,6 +357,9 @@ static void op_spawn(void) {
     if (use[1]) o.target = t[1], d.owned_by = &o;
     if (use[2]) k.target = t[2], d.docked_at = &k;
     bool deferred = below(4) == 0 && pending_count + R_COUNT <= PENDING_MAX;
+    bool local = !deferred && below(2) == 0; /* deferred spawns stay without: the model applies only relations */
+    rel_local_t l = { 1, 2 };
+    if (local) d.local = &l;
     ecs_entity_t e = deferred ? rel_defer_spawn(w, &d) : rel_spawn(w, &d);
     if (!deferred && !ok) {
         MCHECK(e == ECS_NULL, e);
@@ -367,8 +374,27 @@ static void op_spawn(void) {
     } else {
         for (int r = 0; r < R_COUNT; r++)
             if (use[r]) model[ecs_entity_index(e)].has |= (uint8_t)(1u << r), model[ecs_entity_index(e)].target[r] = t[r];
+        if (local) model[ecs_entity_index(e)].has |= HAS_LOCAL;
     }
     compare_entity(e);
+}
+
+/* A view of `placed` (local + child_of): it brings the pending entities into its owning group
+ * (rows of local and child_of move) and lists exactly the model's entities with both, each
+ * with its target. */
+static void op_view(void) {
+    uint32_t want = 0;
+    for (uint32_t k = 0; k < live_count; k++) {
+        uint8_t has = model[ecs_entity_index(live[k])].has;
+        want += (has & HAS_LOCAL) && (has & 1u << R_CHILD_OF);
+    }
+    rel_placed_view_t v = rel_query_placed(w);
+    MCHECK(v.count == want, ECS_NULL);
+    for (size_t i = 0; i < v.count; i++) {
+        node_t *m = alive_node(v.entity[i]);
+        MCHECK(m && (m->has & HAS_LOCAL) && (m->has & 1u << R_CHILD_OF), v.entity[i]);
+        MCHECK(m && REL_PLACED_FIELD(v, child_of, target, i) == m->target[R_CHILD_OF], v.entity[i]);
+    }
 }
 
 static void op_apply(void) {
@@ -466,9 +492,11 @@ static void step(void) {
             MCHECK(w_defer(kind, e, r, t) == (alive_node(e) != NULL), e);
             if (alive_node(e)) pending[pending_count++] = (cmd_t){ kind, r, e, t };
         }
-    } else if (k < 98) {
+    } else if (k < 96) {
         op_apply();
         MCHECK(rel_count(w) == live_count, ECS_NULL);
+    } else if (k < 98) {
+        op_view();
     } else {
         op_json();
     }
