@@ -165,7 +165,7 @@ static void test_other_schema(void) {
     sw_world_t *w = sw_world_new();
     for (int32_t k = 0; k < 40; k++)
         sw_spawn(w, &(sw_spawn_desc_t){ .early = k % 2 ? &(sw_early_t){ k } : NULL, .s0 = &(sw_s0_t){ -k },
-                                        .s70 = k % 3 ? &(sw_s70_t){ k } : NULL });
+                                        .s69 = k % 3 ? &(sw_s69_t){ k } : NULL });
     CHECK_EQ(w->entities.limit, g->entities.limit);
     uint64_t hash = sw_world_hash(w);
     char *doc = sw_world_to_json(w);
