@@ -7,7 +7,11 @@
  * world's own arrays into one buffer, and back. Each time is the median of R runs; every
  * run of a snapshot call is paired with a run of its baseline.
  *
- *     recorder [--runs R] [--n N]
+ *     recorder [--quick] [--runs R] [--n N]
+ *
+ * --quick is --n 10000 --runs 1 (every row, once: the meson test `recorder bench --quick`
+ * shows the program runs; its times are not measurements). Any take, restore or record that
+ * fails makes the exit status 1.
  *
  * Rows: full take / memcpy; restore / memcpy back; at 1 %, 10 % and 100 % of entities
  * changed per frame (position written through a ref, as a system would), the recorder's
@@ -108,13 +112,14 @@ static void frame(bench32_world_t *w, const ecs_entity_t *ids, size_t n, size_t 
 }
 
 int main(int argc, char **argv) {
-    int runs = 7;
+    int runs = 7, ok = 1;
     size_t sizes[] = { 10000, 100000, 1000000 }, nsizes = 3;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--quick")) sizes[0] = 10000, nsizes = 1, runs = 1;
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--n") && i + 1 < argc) sizes[0] = (size_t)atol(argv[++i]), nsizes = 1;
         else {
-            fprintf(stderr, "usage: recorder [--runs R] [--n N]\n");
+            fprintf(stderr, "usage: recorder [--quick] [--runs R] [--n N]\n");
             return 2;
         }
     }
@@ -128,11 +133,11 @@ int main(int argc, char **argv) {
         unsigned char *copy = malloc(live.bytes);
         bench32_snapshot_t *full = bench32_snapshot_new(), *inc = bench32_snapshot_new();
         double take[31], base[31], ratio[31];
-        bench32_snapshot_take(w, full); /* warm: buffers allocated and faulted in */
+        ok &= bench32_snapshot_take(w, full); /* warm: buffers allocated and faulted in */
         memset(copy, 1, live.bytes);
         for (int r = 0; r < runs; r++) {
             double t0 = now_ns();
-            bench32_snapshot_take(w, full);
+            ok &= bench32_snapshot_take(w, full);
             double t1 = now_ns();
             size_t at = 0;
             for (int k = 0; k < live.n; k++) memcpy(copy + at, live.at[k], live.size[k]), at += live.size[k];
@@ -144,7 +149,7 @@ int main(int argc, char **argv) {
                median(base, runs), median(ratio, runs));
         for (int r = 0; r < runs; r++) {
             double t0 = now_ns();
-            bench32_snapshot_restore(w, full);
+            ok &= bench32_snapshot_restore(w, full);
             double t1 = now_ns();
             size_t at = 0;
             for (int k = 0; k < live.n; k++) memcpy(live.at[k], copy + at, live.size[k]), at += live.size[k];
@@ -158,17 +163,18 @@ int main(int argc, char **argv) {
         for (int p = 0; p < 3; p++) {
             size_t changed = n * (size_t)percents[p] / 100u;
             bench32_recorder_t *rec = bench32_recorder_new(120);
-            bench32_recorder_record(rec, w);
+            if (!rec) return fprintf(stderr, "recorder: out of memory\n"), 1;
+            ok &= bench32_recorder_record(rec, w);
             double rt[31], it[31];
             for (int r = 0; r < runs; r++) {
                 frame(w, ids, n, changed);
                 double t0 = now_ns();
-                bench32_recorder_record(rec, w);
+                ok &= bench32_recorder_record(rec, w);
                 double t1 = now_ns();
-                bench32_snapshot_take(w, full);
+                ok &= bench32_snapshot_take(w, full);
                 frame(w, ids, n, changed);
                 double t2 = now_ns();
-                bench32_snapshot_take_since(w, inc, full);
+                ok &= bench32_snapshot_take_since(w, inc, full);
                 double t3 = now_ns();
                 rt[r] = (t1 - t0) / 1e6, it[r] = (t3 - t2) / 1e6;
             }
@@ -179,9 +185,10 @@ int main(int argc, char **argv) {
             printf("%-44s %8zu %8.2fms %8.2fms %7.3fx\n", row, n, median(it, runs), full_take, median(it, runs) / full_take);
             bench32_recorder_free(rec);
             rec = bench32_recorder_new(120); /* fresh: no buffers left from the timed frames */
+            if (!rec) return fprintf(stderr, "recorder: out of memory\n"), 1;
             for (int f = 0; f < 120; f++) {
                 frame(w, ids, n, changed);
-                bench32_recorder_record(rec, w);
+                ok &= bench32_recorder_record(rec, w);
             }
             snprintf(row, sizeof row, "memory of 120 frames, %d %% changed / 1 copy", percents[p]);
             printf("%-44s %8zu %8.1fMB %8.1fMB %7.2fx\n", row, n, bench32_recorder_memory(rec) / 1e6, full_bytes / 1e6,
@@ -195,5 +202,6 @@ int main(int argc, char **argv) {
         free(ids);
         fflush(stdout);
     }
-    return 0;
+    if (!ok) fprintf(stderr, "recorder: a take, restore or record failed (out of memory?)\n");
+    return ok ? 0 : 1;
 }

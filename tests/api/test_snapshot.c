@@ -1,7 +1,8 @@
 /* test_snapshot.c: snapshots (full and incremental) and the flight recorder on the game
  * schema (growable pools, owning groups) and the kitchen schema (fixed storage, slot
  * storage): a restore gives back the world's hash, document and next id; refusals change
- * nothing; recordings save, load and refuse bad files with the path named. */
+ * nothing, a snapshot of another schema (sw: growable, as game) among them; recordings
+ * save, load and refuse bad files with the path named. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "check.h"
 #include "game_ecs.h"
 #include "kit_ecs.h"
+#include "sw_ecs.h"
 
 static uint64_t rng_state = 88172645463325252u;
 static uint32_t below(uint32_t n) { return (uint32_t)(check_xorshift(&rng_state) % n); }
@@ -149,6 +151,55 @@ static void test_refusals(void) {
     game_snapshot_free(s);
     (void)game_apply_deferred(w); /* changes left waiting would stop world_free in a debug build */
     game_world_free(w);
+}
+
+/* A snapshot taken from a world of another schema, cast to this schema's type: restore and
+ * take_since refuse it, and the world keeps its hash and document. game and sw are both
+ * growable (the same max_entities: none), so only the schema check stands between them. */
+static void test_other_schema(void) {
+    game_world_t *g = game_world_new();
+    for (uint32_t f = 0; f < 10; f++) game_frame(g, f);
+    CHECK(game_apply_deferred(g)); /* nothing waiting: g saves below */
+    game_snapshot_t *gs = game_snapshot_new();
+    CHECK(game_snapshot_take(g, gs));
+    sw_world_t *w = sw_world_new();
+    for (int32_t k = 0; k < 40; k++)
+        sw_spawn(w, &(sw_spawn_desc_t){ .early = k % 2 ? &(sw_early_t){ k } : NULL, .s0 = &(sw_s0_t){ -k },
+                                        .s69 = k % 3 ? &(sw_s69_t){ k } : NULL });
+    CHECK_EQ(w->entities.limit, g->entities.limit);
+    uint64_t hash = sw_world_hash(w);
+    char *doc = sw_world_to_json(w);
+    const sw_snapshot_t *cast = (const sw_snapshot_t *)(const void *)gs;
+    CHECK(!sw_snapshot_restore(w, cast));
+    CHECK_EQ(sw_world_hash(w), hash);
+    char *again = sw_world_to_json(w);
+    CHECK(doc && again && strcmp(again, doc) == 0);
+    free(again);
+    sw_snapshot_t *inc = sw_snapshot_new();
+    CHECK(!sw_snapshot_take_since(w, inc, cast)); /* nor the base of an incremental one */
+    CHECK(!sw_snapshot_restore(w, inc));
+    CHECK_EQ(sw_world_hash(w), hash);
+    /* The other way: sw's snapshot into the game world. */
+    sw_snapshot_t *ss = sw_snapshot_new();
+    CHECK(sw_snapshot_take(w, ss));
+    uint64_t ghash = game_world_hash(g);
+    char *gdoc = game_world_to_json(g);
+    CHECK(!game_snapshot_restore(g, (const game_snapshot_t *)(const void *)ss));
+    CHECK_EQ(game_world_hash(g), ghash);
+    again = game_world_to_json(g);
+    CHECK(gdoc && again && strcmp(again, gdoc) == 0);
+    free(again);
+    /* Each snapshot still restores into a world of its own schema. */
+    CHECK(game_snapshot_restore(g, gs) && game_world_hash(g) == ghash);
+    CHECK(sw_snapshot_restore(w, ss) && sw_world_hash(w) == hash);
+    free(gdoc);
+    free(doc);
+    sw_snapshot_free(ss);
+    sw_snapshot_free(inc);
+    sw_world_free(w);
+    game_snapshot_free(gs);
+    (void)game_apply_deferred(g); /* changes left waiting would stop world_free in a debug build */
+    game_world_free(g);
 }
 
 /* Fixed storage and slot components: no allocation in the world, masks and rows restored. */
@@ -303,6 +354,7 @@ int main(void) {
     test_take_restore();
     test_incremental();
     test_refusals();
+    test_other_schema();
     test_kitchen();
     test_recorder();
     return check_finish("test_snapshot");

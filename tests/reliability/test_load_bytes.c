@@ -3,7 +3,9 @@
  * tags. An allocator installed with ecs_set_allocator counts the bytes the runtime and the
  * generated code hold, and their peak: documents that would make the load allocate far more
  * than they are long are refused before anything big is allocated, with a message naming the
- * entity and the cause; ordinary documents load within their budget. */
+ * entity and the cause; ordinary documents load within their budget. A recording
+ * (sl_recorder_load) holds each of its frames to the same bound and its file to the same
+ * size cap. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,20 @@ static char *document(int n, int step, const char *parts) {
         len += (size_t)snprintf(doc + len, cap - len, "%s{\"id\":\"%dv0\"%s}", k ? "," : "", k * step, parts);
     snprintf(doc + len, cap - len, "]}");
     return doc;
+}
+
+/* The whole of a small file (a recording this test saved). */
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text && fread(text, 1, (size_t)size, f) == (size_t)size) text[size] = '\0';
+    else free(text), text = NULL;
+    fclose(f);
+    return text;
 }
 
 int main(void) {
@@ -122,6 +138,77 @@ int main(void) {
     char *text = sl_world_to_json(w);
     CHECK(text != NULL && load(text, NULL, &err, &rise));
     free(text);
+    sl_world_free(w);
+
+    /* 7. A recording: each frame is loaded as a document and held to its bound. A delta that
+     * puts case 1's entity (pos at slot 2^20 - 1) into frame 1 makes a frame of a hundred-odd
+     * bytes that would allocate 4.3 GB: refused, naming the file, the frame and the entity,
+     * before anything big is allocated; the recorder keeps the frames it had. (Slots beyond
+     * max_slots: tests/api/test_snapshot.c, "4000000000v0".) */
+    const char *rec_path = "test_load_bytes_rec.json", *bad_path = "test_load_bytes_bad.json";
+    w = sl_world_new();
+    sl_recorder_t *rec = sl_recorder_new(4), *loaded = sl_recorder_new(4);
+    CHECK(w != NULL && rec != NULL && loaded != NULL);
+    for (int f = 0; f < 3; f++) {
+        sl_spawn(w, &(sl_spawn_desc_t){ .pos = &(sl_pos_t){ (float)f, 2 }, .t5 = true });
+        CHECK(sl_recorder_record(rec, w));
+    }
+    uint64_t hash = sl_world_hash(w);
+    CHECK(sl_recorder_save_all(rec, rec_path, &err));
+    CHECK(sl_recorder_load(loaded, rec_path, &err) && sl_recorder_frames(loaded) == 3);
+    text = read_text(rec_path);
+    const char *at = text ? strstr(text, "\"deltas\":\t[") : NULL;
+    CHECK(at != NULL);
+    if (at) {
+        size_t head = (size_t)(at - text) + strlen("\"deltas\":\t[");
+        FILE *o = fopen(bad_path, "wb");
+        CHECK(o != NULL);
+        if (o) {
+            fwrite(text, 1, head, o);
+            fputs("{\"entities\": [{\"id\": \"1048575v0\", \"pos\": {}}]}, ", o);
+            fputs(text + head, o);
+            fclose(o);
+        }
+        size_t before = held;
+        peak = held;
+        CHECK(!sl_recorder_load(loaded, bad_path, &err));
+        rise = peak - before;
+        printf("recording, frame 1 with slot 1048575: peak +%zu KiB: %s\n", rise >> 10, err.message);
+        CHECK(strstr(err.message, "test_load_bytes_bad.json: frame 1 (deltas[0]): entities[1]: this load would allocate about ") != NULL);
+        CHECK(strstr(err.message, " MiB, mostly slot storage rows for slots 0..1048575, 4104 bytes each: more than the 64 MiB") != NULL);
+        CHECK(rise < ((size_t)4 << 20));
+    }
+    free(text);
+    /* The recorder as it was: its three frames, the newest the world recorded. */
+    CHECK_EQ(sl_recorder_frames(loaded), 3);
+    sl_world_t *back = sl_world_new();
+    CHECK(back != NULL && sl_recorder_restore(loaded, back, 0));
+    CHECK_EQ(sl_world_hash(back), hash);
+    CHECK(sl_recorder_restore(loaded, back, 2) && sl_count(back) == 1);
+    CHECK_EQ(sl_world_hash(w), hash);
+
+    /* 8. A recording file larger than the size cap (ECS_JSON_MAX_BYTES_DEFAULT, 256 MiB;
+     * sparse, no disk): refused by its size, unread; the recorder unchanged. */
+    FILE *big = fopen(bad_path, "wb");
+    CHECK(big != NULL);
+    if (big) {
+        CHECK(fseek(big, (long)(ECS_JSON_MAX_BYTES_DEFAULT + 1u), SEEK_SET) == 0 && fputc('}', big) != EOF);
+        fclose(big);
+        size_t before = held;
+        peak = held;
+        CHECK(!sl_recorder_load(loaded, bad_path, &err));
+        rise = peak - before;
+        printf("recording of 256 MiB + 2 bytes: peak +%zu KiB: %s\n", rise >> 10, err.message);
+        CHECK(strstr(err.message, "test_load_bytes_bad.json: larger than the 268435456 bytes a load reads") != NULL);
+        CHECK(rise < ((size_t)1 << 20));
+    }
+    CHECK_EQ(sl_recorder_frames(loaded), 3);
+    CHECK(sl_recorder_restore(loaded, back, 0) && sl_world_hash(back) == hash);
+    remove(bad_path);
+    remove(rec_path);
+    sl_world_free(back);
+    sl_recorder_free(loaded);
+    sl_recorder_free(rec);
     sl_world_free(w);
 
     ecs_set_allocator(NULL);
