@@ -34,6 +34,7 @@
 #include "bench32slotstruct_ecs.h"
 #include "bench32struct_ecs.h"
 #include "bench512_ecs.h"
+#include "timing.h"
 
 typedef struct workload {
     const char *name;
@@ -57,12 +58,6 @@ static void *xmalloc(size_t bytes) {
     void *p = malloc(bytes);
     if (!p) fail("out of memory");
     return p;
-}
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 static uint64_t next_random(uint64_t *state) { /* xorshift64* */
@@ -304,17 +299,7 @@ static const struct {
     { 5, "relation", rel_workloads, COUNT(rel_workloads) }, /* bench/benchrel.json */
 };
 
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define MAX_RUNS 31
-
-static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof *t, compare_doubles);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
 
 typedef struct result {
     double ecs, baseline, ratio; /* medians; ratio is the median of the per-run ratios */

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "fr_ecs.h"
+#include "timing.h"
 
 /* The per-entity work, shared by the bodies and the hand loops. */
 static inline void k_move(float *px, float *py, float vx, float vy, float dt) { *px += vx * dt, *py += vy * dt; }
@@ -138,28 +139,14 @@ static fr_world_t *populate(size_t n) {
     return w;
 }
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return v[n / 2];
-}
-
 /* ns per entity per frame of `frames` frames: by hand (threads 0) or fr_step on `threads`. */
 static double run(fr_world_t *w, size_t n, int frames, unsigned threads) {
-    double t0 = now();
+    double t0 = now_ns();
     for (int f = 0; f < frames; f++) {
         if (threads) fr_step(w, 1.0f / 60);
         else hand_frame(w, 1.0f / 60);
     }
-    return (now() - t0) * 1e9 / (double)frames / (double)n;
+    return (now_ns() - t0) / (double)frames / (double)n;
 }
 
 int main(int argc, char **argv) {

@@ -9,12 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "game_ecs.h"
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "timing.h"
 
 int main(int argc, char **argv) {
     game_world_t *w = game_world_new(), *v = game_world_new();
@@ -34,14 +29,14 @@ int main(int argc, char **argv) {
     double best_save = 1e9, best_load = 1e9, best_hash = 1e9;
     size_t bytes = 0;
     for (int r = 0; r < 5; r++) {
-        double t0 = now();
+        double t0 = now_ns() * 1e-9;
         char *text = game_world_to_json(w);
-        double t1 = now();
+        double t1 = now_ns() * 1e-9;
         ecs_error_t err;
         if (!game_world_from_json(v, text, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
-        double t2 = now();
+        double t2 = now_ns() * 1e-9;
         uint64_t h = game_world_hash(v);
-        double t3 = now();
+        double t3 = now_ns() * 1e-9;
         if (h != game_world_hash(w)) { fprintf(stderr, "hash differs\n"); return 1; }
         bytes = strlen(text);
         if (argc > 1 && r == 0) {

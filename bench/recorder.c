@@ -25,27 +25,12 @@
 #include <time.h>
 
 #include "bench32_ecs.h"
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
+#include "timing.h"
 
 static uint64_t rng = 88172645463325252u;
 static uint64_t next_random(void) {
     rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
     return rng * 2685821657736338717u;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof *t, compare_doubles);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
 /* The live arrays of w, as a snapshot copies them. */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "sb_ecs.h"
+#include "timing.h"
 
 #define REP10(M, d) M(d##0) M(d##1) M(d##2) M(d##3) M(d##4) M(d##5) M(d##6) M(d##7) M(d##8) M(d##9)
 #define REP100(M) REP10(M, ) REP10(M, 1) REP10(M, 2) REP10(M, 3) REP10(M, 4) REP10(M, 5) REP10(M, 6) \
@@ -34,22 +35,6 @@ void sb_system_heavy(sb_heavy_t *restrict s) {
         for (int r = 0; r < heavy_rounds; r++) h = h * 0.999f + sqrtf(x * x + y * y + (float)r) * 0.001f;
         SB_HEAVY_FIELD(s, hp, v, i) = h;
     }
-}
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return v[n / 2];
 }
 
 /* The hand-written floor for an empty world: each body called once with an empty context. */
@@ -85,11 +70,11 @@ static bool use_median;
 static double time_ns(frame_fn f, sb_world_t *w, int runs, int reps) {
     double t[64];
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = now_ns();
         for (int k = 0; k < reps; k++) f(w, 0.001f);
-        t[r] = (now() - t0) * 1e9 / reps;
+        t[r] = (now_ns() - t0) / reps;
     }
-    return use_median ? median(t, runs) : (qsort(t, (size_t)runs, sizeof *t, by_value), t[0]);
+    return use_median ? median(t, runs) : (qsort(t, (size_t)runs, sizeof *t, compare_doubles), t[0]);
 }
 
 int main(int argc, char **argv) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_abort.h"
 #include "chk_ecs.h"
 
 static int misuse; /* which misuse the bodies commit (0: none) */
@@ -62,33 +63,9 @@ static void run_case(int which) {
     chk_world_free(w);
 }
 
-/* Runs a case in a child; its stderr in err. True when it died of SIGABRT. */
-static bool aborts(int which, char *err, size_t size) {
-    int fds[2];
-    if (pipe(fds) != 0) return false;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) return false;
-    if (pid == 0) {
-        dup2(fds[1], 2);
-        close(fds[0]);
-        run_case(which);
-        _exit(0);
-    }
-    close(fds[1]);
-    size_t n = 0;
-    ssize_t got;
-    while (n + 1 < size && (got = read(fds[0], err + n, size - 1 - n)) > 0) n += (size_t)got;
-    err[n] = '\0';
-    close(fds[0]);
-    int status;
-    if (waitpid(pid, &status, 0) != pid) return false;
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
-}
-
 static void expect_abort(int which, const char *message) {
     char err[2048];
-    bool died = aborts(which, err, sizeof err);
+    bool died = check_aborts(run_case, which, err, sizeof err);
     CHECK(died == CHK_CHECKS);
     if (CHK_CHECKS && !strstr(err, message)) {
         fprintf(stderr, "case %d: expected \"%s\" in:\n%s\n", which, message, err);
@@ -110,7 +87,7 @@ int main(void) {
     expect_abort(9, "system reader: chk_set_position writes a component the system does not list in \"writes\"");
     char err[2048];
     for (int which = 10; which <= 11; which++) {
-        bool died = aborts(which, err, sizeof err);
+        bool died = check_aborts(run_case, which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
     }

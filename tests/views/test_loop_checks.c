@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_abort.h"
 #include "views_ecs.h"
 
 static views_world_t *make_world(void) {
@@ -141,33 +142,9 @@ static void run_case(int which) {
     views_world_free(w);
 }
 
-/* Runs a case in a child; its stderr in err. True when it died of SIGABRT. */
-static bool aborts(int which, char *err, size_t size) {
-    int fds[2];
-    if (pipe(fds) != 0) return false;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) return false;
-    if (pid == 0) {
-        dup2(fds[1], 2);
-        close(fds[0]);
-        run_case(which);
-        _exit(0);
-    }
-    close(fds[1]);
-    size_t n = 0;
-    ssize_t got;
-    while (n + 1 < size && (got = read(fds[0], err + n, size - 1 - n)) > 0) n += (size_t)got;
-    err[n] = '\0';
-    close(fds[0]);
-    int status;
-    if (waitpid(pid, &status, 0) != pid) return false;
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
-}
-
 static void expect_abort(int which, const char *message) {
     char err[1024];
-    bool died = aborts(which, err, sizeof err);
+    bool died = check_aborts(run_case, which, err, sizeof err);
     CHECK(died == (VIEWS_CHECKS && VIEWS__LOOP_CHECKS));
     if (VIEWS_CHECKS && VIEWS__LOOP_CHECKS && !strstr(err, message)) {
         fprintf(stderr, "case %d: expected \"%s\" in:\n%s\n", which, message, err);
@@ -201,7 +178,7 @@ int main(void) {
                     "before saving (docs/iteration.md)\n");
     char err[1024];
     for (int which = 10; which <= 15; which++) {
-        bool died = aborts(which, err, sizeof err);
+        bool died = check_aborts(run_case, which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
     }
