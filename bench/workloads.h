@@ -260,6 +260,31 @@ static double W(add_remove)(size_t n) {
     return t / (double)n;
 }
 
+/* add+remove of data, which the query move_data owns, a frame at a time: every entity is in
+ * move's group (settled before the clock starts); each frame adds data to 1,000 entities,
+ * views move_data (they join its group: the add only queues them) and removes data from
+ * them again (they leave it). The views are timed too: they are the join. */
+static double W(add_remove_owned)(size_t n) {
+    enum { FRAME = 1000 };
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    size_t joined = 0;
+    sink += (float)S(query_move)(w).count;
+    double t0 = now_ns();
+    for (size_t k0 = 0; k0 < n; k0 += FRAME) {
+        size_t k1 = n - k0 < FRAME ? n : k0 + FRAME;
+        for (size_t k = k0; k < k1; k++) S(add_data)(w, ids[k], (S(data_t)){ 1.0f });
+        joined += S(query_move_data)(w).count;
+        for (size_t k = k0; k < k1; k++) S(remove_data)(w, ids[k]);
+    }
+    joined += S(query_move_data)(w).count;
+    double t = now_ns() - t0;
+    if (S(count_data)(w) != 0 || joined != n) fail("add+remove owned: data left behind or no join");
+    S(world_free)(w);
+    free(ids);
+    return t / (double)n;
+}
+
 /* Gets position of every id in ids[0..n), in random order; the time per get. Frees w and ids. */
 static double W(time_gets)(S(world_t) *w, ecs_entity_t *ids, size_t n) {
     shuffle(ids, n);
@@ -337,6 +362,7 @@ static const workload_t W(workloads)[] = {
     { "destroy+create 10%/frame", "ns/pair", W(churn), base_churn, false },
     { "destroy+create, 20 more pools", "ns/pair", W(churn_others), base_churn, false },
     { "add+remove one component", "ns/pair", W(add_remove), base_add_remove, false },
+    { "add+remove, owned by a query", "ns/pair", W(add_remove_owned), base_add_remove, false },
     { "random get by id", "ns/get", W(random_get), base_random_get, false },
     { "random get, rows shuffled", "ns/get", W(random_get_shuffled), base_random_get, false },
     { "memory P+V", "bytes/entity", W(memory), base_memory_n, true },

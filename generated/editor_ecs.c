@@ -347,6 +347,7 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
     editor__value_t v;
+    memset(&v, 0, sizeof v); /* every byte: snapshots compare the buffer byte for byte */
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &editor_meta.components[editor_meta.pooled[k]];
         const void *value = editor__desc_member(desc, k, m);
@@ -355,7 +356,8 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
         if (m->kind == ECS_META_TAG) {
             if (!editor__defer(w, e, op, NULL)) goto no_room;
         } else {
-            memcpy(&v, value, m->size);
+            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: see memset above */
+                memcpy((char *)&v + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
             if (!editor__defer(w, e, op, &v)) goto no_room;
         }
     }

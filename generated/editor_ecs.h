@@ -1328,12 +1328,14 @@ static inline bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
 
 static inline bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return editor__defer(w, e, editor__op_add_position, &u);
 }
 
 static inline bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return editor__defer(w, e, editor__op_set_position, &u);
 }
@@ -1344,12 +1346,14 @@ static inline bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t 
 
 static inline bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return editor__defer(w, e, editor__op_add_velocity, &u);
 }
 
 static inline bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return editor__defer(w, e, editor__op_set_velocity, &u);
 }
@@ -1360,12 +1364,14 @@ static inline bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t 
 
 static inline bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return editor__defer(w, e, editor__op_add_health, &u);
 }
 
 static inline bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return editor__defer(w, e, editor__op_set_health, &u);
 }
@@ -1376,12 +1382,14 @@ static inline bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e)
 
 static inline bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return editor__defer(w, e, editor__op_add_name, &u);
 }
 
 static inline bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return editor__defer(w, e, editor__op_set_name, &u);
 }
@@ -1408,12 +1416,14 @@ static inline bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t 
 
 static inline bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.gizmo = v;
     return editor__defer(w, e, editor__op_add_gizmo, &u);
 }
 
 static inline bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
     editor__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.gizmo = v;
     return editor__defer(w, e, editor__op_set_gizmo, &u);
 }

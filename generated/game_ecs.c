@@ -579,6 +579,7 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     uint32_t count = d->count;
     uint32_t value_count = d->value_count;
     game__value_t v;
+    memset(&v, 0, sizeof v); /* every byte: snapshots compare the buffer byte for byte */
     game__buffer_spawning = true;
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
@@ -588,7 +589,8 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
         if (m->kind == ECS_META_TAG) {
             if (!game__defer(w, e, op, NULL)) goto no_room;
         } else {
-            memcpy(&v, value, m->size);
+            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: see memset above */
+                memcpy((char *)&v + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
             if (!game__defer(w, e, op, &v)) goto no_room;
         }
     }

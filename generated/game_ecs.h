@@ -2152,12 +2152,14 @@ static inline bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return game__defer(w, e, game__op_add_position, &u);
 }
 
 static inline bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return game__defer(w, e, game__op_set_position, &u);
 }
@@ -2168,12 +2170,14 @@ static inline bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return game__defer(w, e, game__op_add_velocity, &u);
 }
 
 static inline bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return game__defer(w, e, game__op_set_velocity, &u);
 }
@@ -2184,12 +2188,14 @@ static inline bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return game__defer(w, e, game__op_add_health, &u);
 }
 
 static inline bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return game__defer(w, e, game__op_set_health, &u);
 }
@@ -2200,12 +2206,14 @@ static inline bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return game__defer(w, e, game__op_add_name, &u);
 }
 
 static inline bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return game__defer(w, e, game__op_set_name, &u);
 }
@@ -2216,12 +2224,14 @@ static inline bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.target = v;
     return game__defer(w, e, game__op_add_target, &u);
 }
 
 static inline bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.target = v;
     return game__defer(w, e, game__op_set_target, &u);
 }
@@ -2232,13 +2242,17 @@ static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     game__value_t u;
-    u.cargo = v;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
+    memcpy(u.cargo.items, v.items, sizeof v.items);
+    u.cargo.count = v.count;
     return game__defer(w, e, game__op_add_cargo, &u);
 }
 
 static inline bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     game__value_t u;
-    u.cargo = v;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
+    memcpy(u.cargo.items, v.items, sizeof v.items);
+    u.cargo.count = v.count;
     return game__defer(w, e, game__op_set_cargo, &u);
 }
 
@@ -2248,12 +2262,14 @@ static inline bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.mood = v;
     return game__defer(w, e, game__op_add_mood, &u);
 }
 
 static inline bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.mood = v;
     return game__defer(w, e, game__op_set_mood, &u);
 }
@@ -2264,12 +2280,14 @@ static inline bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.lifetime = v;
     return game__defer(w, e, game__op_add_lifetime, &u);
 }
 
 static inline bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.lifetime = v;
     return game__defer(w, e, game__op_set_lifetime, &u);
 }
@@ -2280,12 +2298,14 @@ static inline bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
 
 static inline bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.radius = v;
     return game__defer(w, e, game__op_add_radius, &u);
 }
 
 static inline bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
     game__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.radius = v;
     return game__defer(w, e, game__op_set_radius, &u);
 }

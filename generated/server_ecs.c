@@ -389,6 +389,7 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
     server__value_t v;
+    memset(&v, 0, sizeof v); /* every byte: snapshots compare the buffer byte for byte */
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
         const void *value = server__desc_member(desc, k, m);
@@ -397,7 +398,8 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
         if (m->kind == ECS_META_TAG) {
             if (!server__defer(w, e, op, NULL)) goto no_room;
         } else {
-            memcpy(&v, value, m->size);
+            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: see memset above */
+                memcpy((char *)&v + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
             if (!server__defer(w, e, op, &v)) goto no_room;
         }
     }

@@ -1441,12 +1441,14 @@ static inline bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
 
 static inline bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return server__defer(w, e, server__op_add_position, &u);
 }
 
 static inline bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.position = v;
     return server__defer(w, e, server__op_set_position, &u);
 }
@@ -1457,12 +1459,14 @@ static inline bool server_defer_remove_position(server_world_t *w, ecs_entity_t 
 
 static inline bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return server__defer(w, e, server__op_add_velocity, &u);
 }
 
 static inline bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.velocity = v;
     return server__defer(w, e, server__op_set_velocity, &u);
 }
@@ -1473,12 +1477,14 @@ static inline bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t 
 
 static inline bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return server__defer(w, e, server__op_add_health, &u);
 }
 
 static inline bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.health = v;
     return server__defer(w, e, server__op_set_health, &u);
 }
@@ -1489,12 +1495,14 @@ static inline bool server_defer_remove_health(server_world_t *w, ecs_entity_t e)
 
 static inline bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return server__defer(w, e, server__op_add_name, &u);
 }
 
 static inline bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.name = v;
     return server__defer(w, e, server__op_set_name, &u);
 }
@@ -1513,12 +1521,14 @@ static inline bool server_defer_remove_player(server_world_t *w, ecs_entity_t e)
 
 static inline bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.target = v;
     return server__defer(w, e, server__op_add_target, &u);
 }
 
 static inline bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
     server__value_t u;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
     u.target = v;
     return server__defer(w, e, server__op_set_target, &u);
 }
@@ -1529,13 +1539,17 @@ static inline bool server_defer_remove_target(server_world_t *w, ecs_entity_t e)
 
 static inline bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
     server__value_t u;
-    u.connection = v;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
+    u.connection.peer = v.peer;
+    u.connection.ping_ms = v.ping_ms;
     return server__defer(w, e, server__op_add_connection, &u);
 }
 
 static inline bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
     server__value_t u;
-    u.connection = v;
+    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
+    u.connection.peer = v.peer;
+    u.connection.ping_ms = v.ping_ms;
     return server__defer(w, e, server__op_set_connection, &u);
 }
 

@@ -304,6 +304,11 @@ class Component:
         return -(-size // align) * align
 
     @property
+    def padded(self):
+        """Whether its struct has padding bytes (as c_size lays it out)."""
+        return self.c_size != sum(f.type.c_layout[0] for f in self.fields)
+
+    @property
     def kind(self):
         return "tag" if self.tag else "singleton" if self.singleton else "data"
 
