@@ -33,6 +33,26 @@ static double W(created)(S(world_t) *w, size_t n, double t0) {
     return t / (double)n;
 }
 
+/* A world of n entities built as the seed article builds it, with no hint: spawn an empty
+ * entity, then add position and velocity one at a time. */
+static S(world_t) *W(spawn_then_add)(size_t n) {
+    S(world_t) *w = S(world_new)();
+    if (!w) fail("out of memory");
+    for (size_t k = 0; k < n; k++) {
+        ecs_entity_t e = S(spawn)(w, NULL);
+        if (e == ECS_NULL || !S(add_position)(w, e, (S(position_t)){ 1.0f, 2.0f }) ||
+            !S(add_velocity)(w, e, (S(velocity_t)){ 3.0f, 4.0f }))
+            fail("spawn then add failed");
+    }
+    return w;
+}
+
+static double W(create_then_add)(size_t n) {
+    double t0 = now_ns();
+    S(world_t) *w = W(spawn_then_add)(n);
+    return W(created)(w, n, t0);
+}
+
 /* One desc, made before the loop: spawn reads which components it names at every call. */
 static double W(create)(size_t n) {
     S(world_t) *w = S(world_new)();
@@ -337,19 +357,32 @@ static double W(create_destroy)(size_t n) {
     return t / (double)n;
 }
 
-/* Bytes allocated for entities with position and velocity: the entity table plus both pools
- * (sparse pages, dense ids, field arrays), divided by n. Not a time: one run suffices. */
-static double W(memory)(size_t n) {
-    S(world_t) *w = W(populate)(n, NULL, 0);
+/* Bytes allocated for w's entities with position and velocity: the entity table, both pools
+ * (sparse pages, dense ids, field arrays) and the pending list of group joins, per entity.
+ * Frees w. Not a time: one run suffices. */
+static double W(memory_of)(S(world_t) *w, size_t n) {
     size_t bytes = ecs_entities_memory(&w->entities);
 #if SLOT_STORAGE /* the slot rows of position and velocity, and each slot's mask */
     bytes += (size_t)w->slot_rows * 4 * sizeof(float) + (size_t)w->slot_capacity * sizeof *w->slot_mask;
 #else
     bytes += ecs_sparse_memory(&w->components.position.set) + (size_t)w->components.position.set.capacity * 2 * sizeof(float);
     bytes += ecs_sparse_memory(&w->components.velocity.set) + (size_t)w->components.velocity.set.capacity * 2 * sizeof(float);
+    bytes += (size_t)w->pending.capacity * sizeof *w->pending.ids;
 #endif
     S(world_free)(w);
     return (double)bytes / (double)n;
+}
+
+static double W(memory)(size_t n) {
+    return W(memory_of)(W(populate)(n, NULL, 0), n);
+}
+
+static double W(memory_then_add)(size_t n) {
+    S(world_t) *w = W(spawn_then_add)(n);
+#if !SLOT_STORAGE
+    sink += (float)S(query_move)(w).count; /* the joins a first frame makes */
+#endif
+    return W(memory_of)(w, n);
 }
 
 static const workload_t W(workloads)[] = {
@@ -366,6 +399,8 @@ static const workload_t W(workloads)[] = {
     { "random get by id", "ns/get", W(random_get), base_random_get, false },
     { "random get, rows shuffled", "ns/get", W(random_get_shuffled), base_random_get, false },
     { "memory P+V", "bytes/entity", W(memory), base_memory_n, true },
+    { "seed: spawn, then add P, V", "ns/entity", W(create_then_add), base_create_n, false },
+    { "memory P+V, spawn then add", "bytes/entity", W(memory_then_add), base_memory_n, true },
     { "seed: system (EACH_MOVE)", "ns/entity", W(iterate_system), base_iterate, false },
     { "seed: create then destroy", "ns/entity", W(create_destroy), base_create_destroy, false },
 #if defined(_OPENMP) && !SLOT_STORAGE
