@@ -256,8 +256,12 @@ static void test_depth_first(void) {
     rel_set_local(w, roots[2], (rel_local_t){ 0, 0 });
     size_t seen = 0, roots_seen = 0, order_errors = 0, sum_errors = 0;
     uint8_t *visited = calloc(w->entities.used, 1);
+    size_t slot_errors = 0;
     REL_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
         seen++;
+        if (it.slot != ecs_entity_index(it.id) ||
+            it.target_slot != (it.target == ECS_NULL ? UINT32_MAX : ecs_entity_index(it.target)))
+            slot_errors++;
         if (it.target == ECS_NULL) {
             roots_seen++;
             rel_set_world_pos(w, it.id, (rel_world_pos_t){ rel_get_local(w, it.id).x, 0 });
@@ -276,6 +280,7 @@ static void test_depth_first(void) {
     CHECK_EQ(roots_seen, 2);
     CHECK_EQ(seen, members + 2);
     CHECK_EQ(order_errors, 0);
+    CHECK_EQ(slot_errors, 0);
     CHECK_EQ(sum_errors, 0);
     CHECK_EQ(visited[ecs_entity_index(lone)], 0);
     for (uint32_t i = 0; i < w->entities.used; i++) CHECK(visited[i] <= 1);
@@ -440,6 +445,23 @@ static void test_snapshot_restore(void) {
     rel_world_free(w);
 }
 
+/* A forest spawned top-down (each entity after its target, siblings in turn) comes out in
+ * slot order: sources in the order they got the relation, not the links' latest-first. */
+static void test_depth_first_slot_order(void) {
+    rel_world_t *w = rel_world_new();
+    for (int r = 0; r < 3; r++) (void)tree(w, rel_spawn(w, NULL), 4, 3);
+    uint32_t expect = 0;
+    size_t out_of_order = 0, seen = 0;
+    REL_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        if (it.slot != expect) out_of_order++;
+        expect = it.slot + 1u;
+        seen++;
+    }
+    CHECK_EQ(seen, (size_t)w->entities.used);
+    CHECK_EQ(out_of_order, 0);
+    rel_world_free(w);
+}
+
 int main(void) {
     test_add_get_count();
     test_refused_targets();
@@ -452,6 +474,7 @@ int main(void) {
     test_deferred();
     test_each_of_destroy();
     test_depth_first();
+    test_depth_first_slot_order();
     test_save_load();
     test_refused_documents();
     test_prefabs();

@@ -34,8 +34,12 @@ int main(void) {
     CHECK(relf_add_tied_to(w, leaf, (relf_tied_to_t){ b }));
     uint8_t *seen = calloc(w->entities.used, 1);
     size_t visited = 0, roots = 0, order_errors = 0;
-    RELF_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+    size_t slot_errors = 0;
+    RELF_EACH_CHILD_OF_DEPTH_FIRST(w, it) { /* the walk along the links (no cached order) */
         visited++;
+        if (it.slot != ecs_entity_index(it.id) ||
+            it.target_slot != (it.target == ECS_NULL ? UINT32_MAX : ecs_entity_index(it.target)))
+            slot_errors++;
         if (it.target == ECS_NULL) roots++;
         else if (!seen[ecs_entity_index(it.target)] || relf_get_child_of(w, it.id).target != it.target) order_errors++;
         seen[ecs_entity_index(it.id)]++;
@@ -44,6 +48,7 @@ int main(void) {
     CHECK_EQ(visited, members + 2);
     CHECK_EQ(roots, 2);
     CHECK_EQ(order_errors, 0);
+    CHECK_EQ(slot_errors, 0);
     for (uint32_t i = 0; i < w->entities.used; i++) CHECK(seen[i] <= 1);
     free(seen);
     /* fill the world: the index never grows, spawns past the limit fail cleanly */
