@@ -203,22 +203,28 @@ static void editor__groups_spawned_bits(editor_world_t *w, ecs_entity_t e, edito
 }
 
 
-/* After position was added to e: each group it completes takes e
- * at once when e's row is the group's next row in every pool the group owns (nothing moves,
- * as after a spawn: spawning then adding in order keeps the pending list empty); otherwise
- * e waits in the pending list until the next loop or view starts. Outer groups first: a
- * group e lacks a pool of cannot take it, nor can the groups inside it. */
+/* After position was added to e: each group it completes takes e at once when e's row is
+ * the group's next row in every pool the group owns (nothing moves, as after a spawn:
+ * spawning then adding in order keeps the pending list empty); otherwise e waits in the
+ * pending list until the next loop or view starts. Outer groups first: a group e lacks a
+ * pool of cannot take it, nor can the groups inside it. */
 void editor__position_groups_after_add(editor_world_t *w, ecs_entity_t e) {
-    { /* movement */
-        uint32_t n = w->groups.g0;
-        uint32_t row_velocity = ecs_sparse_row(&w->components.velocity.set, e);
-        if (row_velocity == ECS_ROW_NONE) return;
-        if (ecs_sparse_row(&w->components.position.set, e) != n || row_velocity != n) {
-            editor__groups_pending(w, e);
-            return;
-        }
-        w->groups.g0 = n + 1u;
+    uint32_t n, row;
+    /* movement */
+    n = w->groups.g0;
+    if (w->components.position.set.count - 1u != n) { /* its new row is not the group's next */
+        editor__groups_pending(w, e);
+        return;
     }
+    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != n) {
+        if (row != ECS_ROW_NONE) editor__groups_pending(w, e); /* else e does not match */
+        return;
+    }
+    if (ecs_sparse_row(&w->components.position.set, e) != n) { /* a hook added position to another since */
+        editor__groups_pending(w, e);
+        return;
+    }
+    w->groups.g0 = n + 1u;
 }
 
 /* Before position leaves e: the groups needing it drop e, so its rows leave the groups. */
@@ -226,22 +232,28 @@ void editor__position_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
     editor__group0_leave(w, e);
 }
 
-/* After velocity was added to e: each group it completes takes e
- * at once when e's row is the group's next row in every pool the group owns (nothing moves,
- * as after a spawn: spawning then adding in order keeps the pending list empty); otherwise
- * e waits in the pending list until the next loop or view starts. Outer groups first: a
- * group e lacks a pool of cannot take it, nor can the groups inside it. */
+/* After velocity was added to e: each group it completes takes e at once when e's row is
+ * the group's next row in every pool the group owns (nothing moves, as after a spawn:
+ * spawning then adding in order keeps the pending list empty); otherwise e waits in the
+ * pending list until the next loop or view starts. Outer groups first: a group e lacks a
+ * pool of cannot take it, nor can the groups inside it. */
 void editor__velocity_groups_after_add(editor_world_t *w, ecs_entity_t e) {
-    { /* movement */
-        uint32_t n = w->groups.g0;
-        uint32_t row_position = ecs_sparse_row(&w->components.position.set, e);
-        if (row_position == ECS_ROW_NONE) return;
-        if (ecs_sparse_row(&w->components.velocity.set, e) != n || row_position != n) {
-            editor__groups_pending(w, e);
-            return;
-        }
-        w->groups.g0 = n + 1u;
+    uint32_t n, row;
+    /* movement */
+    n = w->groups.g0;
+    if (w->components.velocity.set.count - 1u != n) { /* its new row is not the group's next */
+        editor__groups_pending(w, e);
+        return;
     }
+    if ((row = ecs_sparse_row(&w->components.position.set, e)) != n) {
+        if (row != ECS_ROW_NONE) editor__groups_pending(w, e); /* else e does not match */
+        return;
+    }
+    if (ecs_sparse_row(&w->components.velocity.set, e) != n) { /* a hook added velocity to another since */
+        editor__groups_pending(w, e);
+        return;
+    }
+    w->groups.g0 = n + 1u;
 }
 
 /* Before velocity leaves e: the groups needing it drop e, so its rows leave the groups. */

@@ -297,20 +297,24 @@ void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e) {
     game__group1_leave(w, e);
 }
 
-/* After lifetime was added to e: each group it completes takes e
- * at once when e's row is the group's next row in every pool the group owns (nothing moves,
- * as after a spawn: spawning then adding in order keeps the pending list empty); otherwise
- * e waits in the pending list until the next loop or view starts. Outer groups first: a
- * group e lacks a pool of cannot take it, nor can the groups inside it. */
+/* After lifetime was added to e: each group it completes takes e at once when e's row is
+ * the group's next row in every pool the group owns (nothing moves, as after a spawn:
+ * spawning then adding in order keeps the pending list empty); otherwise e waits in the
+ * pending list until the next loop or view starts. Outer groups first: a group e lacks a
+ * pool of cannot take it, nor can the groups inside it. */
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e) {
-    { /* expiring */
-        uint32_t n = w->groups.g0;
-        if (ecs_sparse_row(&w->components.lifetime.set, e) != n) {
-            game__groups_pending(w, e);
-            return;
-        }
-        w->groups.g0 = n + 1u;
+    uint32_t n;
+    /* expiring */
+    n = w->groups.g0;
+    if (w->components.lifetime.set.count - 1u != n) { /* its new row is not the group's next */
+        game__groups_pending(w, e);
+        return;
     }
+    if (ecs_sparse_row(&w->components.lifetime.set, e) != n) { /* a hook added lifetime to another since */
+        game__groups_pending(w, e);
+        return;
+    }
+    w->groups.g0 = n + 1u;
 }
 
 /* Before lifetime leaves e: the groups needing it drop e, so its rows leave the groups. */
