@@ -304,13 +304,11 @@ void game__velocity_groups_before_remove(game_world_t *w, ecs_entity_t e) {
  * pool of cannot take it, nor can the groups inside it. */
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e) {
     uint32_t n;
+    bool next; /* e's row is the group's next in every pool so far */
     /* expiring */
     n = w->groups.g0;
-    if (w->components.lifetime.set.count - 1u != n) { /* its new row is not the group's next */
-        game__groups_pending(w, e);
-        return;
-    }
-    if (ecs_sparse_row(&w->components.lifetime.set, e) != n) { /* a hook added lifetime to another since */
+    next = ecs_sparse_row(&w->components.lifetime.set, e) == n;
+    if (!next) {
         game__groups_pending(w, e);
         return;
     }

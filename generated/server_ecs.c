@@ -261,17 +261,13 @@ static void server__groups_spawned_bits(server_world_t *w, ecs_entity_t e, serve
  * pool of cannot take it, nor can the groups inside it. */
 void server__position_groups_after_add(server_world_t *w, ecs_entity_t e) {
     uint32_t n, row;
+    bool next; /* e's row is the group's next in every pool so far */
     /* movement */
     n = w->groups.g0;
-    if (w->components.position.set.count - 1u != n) { /* its new row is not the group's next */
-        server__groups_pending(w, e);
-        return;
-    }
-    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != n) {
-        if (row != ECS_ROW_NONE) server__groups_pending(w, e); /* else e does not match */
-        return;
-    }
-    if (ecs_sparse_row(&w->components.position.set, e) != n) { /* a hook added position to another since */
+    next = ecs_sparse_row(&w->components.position.set, e) == n;
+    if ((row = ecs_sparse_row(&w->components.velocity.set, e)) == ECS_ROW_NONE) return; /* e does not match */
+    next = next && row == n;
+    if (!next) {
         server__groups_pending(w, e);
         return;
     }
@@ -290,17 +286,13 @@ void server__position_groups_before_remove(server_world_t *w, ecs_entity_t e) {
  * pool of cannot take it, nor can the groups inside it. */
 void server__velocity_groups_after_add(server_world_t *w, ecs_entity_t e) {
     uint32_t n, row;
+    bool next; /* e's row is the group's next in every pool so far */
     /* movement */
     n = w->groups.g0;
-    if (w->components.velocity.set.count - 1u != n) { /* its new row is not the group's next */
-        server__groups_pending(w, e);
-        return;
-    }
-    if ((row = ecs_sparse_row(&w->components.position.set, e)) != n) {
-        if (row != ECS_ROW_NONE) server__groups_pending(w, e); /* else e does not match */
-        return;
-    }
-    if (ecs_sparse_row(&w->components.velocity.set, e) != n) { /* a hook added velocity to another since */
+    next = ecs_sparse_row(&w->components.velocity.set, e) == n;
+    if ((row = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) return; /* e does not match */
+    next = next && row == n;
+    if (!next) {
         server__groups_pending(w, e);
         return;
     }
