@@ -7,7 +7,6 @@ from .errors import SchemaError, SchemaErrors, did_you_mean
 from .model import Component, Field, Prefab, Query, Schema
 from .naming import C_KEYWORDS, C_MACROS, CPP_KEYWORDS
 from .ownership import decide_ownership
-from .relations import Relation
 from .systems import build_systems, schedule
 from .types import MAX_COMPONENT_BYTES, parse_type, zero_value
 
@@ -36,20 +35,14 @@ def build_model(document, file):
     name = document["name"]
     _check_name(errors, file, "name", name, "schema name")
     schema = Schema(name, document.get("doc", ""), document.get("version", 1),
-                    document.get("max_entities", 0))
+                    document.get("max_entities", 0), document.get("removed_components", []))
     by_name = {}
     for cname, spec in document["components"].items():
         component = _build_component(errors, file, schema.names, cname, spec)
         if component:
             schema.components.append(component)
             by_name[cname] = component
-    for k, component in enumerate(schema.components):
-        component.meta_index = k
-    for k, component in enumerate(schema.pooled):
-        component.pool_index = k
-    for k, component in enumerate(schema.slotted):
-        component.slot_index = k
-        component.mask_layout = (schema.mask_bits, schema.mask_words)
+    schema.number_components()
     if document["components"] and not schema.pooled and not errors:
         errors.append(SchemaError(file, "components", "every component is a singleton",
                                   "an ECS needs at least one per-entity component"))
@@ -68,7 +61,6 @@ def build_model(document, file):
                 schema.queries.append(query)
             return query
         build_systems(errors, file, schema, by_name, document["systems"], inline_query, _check_name)
-    schema.removed_components = list(document.get("removed_components", []))
     _check_evolution(errors, file, schema)
     if not errors:
         decide_ownership(schema)
@@ -118,11 +110,9 @@ def _build_component(errors, file, names, cname, spec):
         errors.append(SchemaError(file, f"{path}.layout", "a relation has no layout choice",
                                   "its one field, target, is kept as the relation's index reads it: drop \"layout\""))
         return None
-    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage, layout)
-    if relation is not None:
-        component.relation = Relation(component, relation["on_target_destroy"])
-    component.was = list(spec.get("was", []))
-    component.removed_fields = list(spec.get("removed_fields", []))
+    component = Component(names, cname, spec.get("doc", ""), tag, singleton, path, storage, layout,
+                          spec.get("was", []), spec.get("removed_fields", []),
+                          relation["on_target_destroy"] if relation is not None else None)
     if tag and component.removed_fields:
         errors.append(SchemaError(file, f"{path}.removed_fields", "a tag has no fields to remove",
                                   "a tag that had fields before: its old data is dropped with the component's"))
@@ -158,7 +148,7 @@ def _build_field(errors, file, component, fname, fspec, path):
     ok = _check_name(errors, file, path, fname, "field name")
     if isinstance(fspec, str):
         fspec = {"type": fspec}
-    field_type = parse_type(fspec["type"])
+    field_type = parse_type(fspec["type"], fspec.get("values"))
     if field_type.scalar == "enum":
         values = fspec.get("values")
         if values is None:
@@ -178,7 +168,6 @@ def _build_field(errors, file, component, fname, fspec, path):
                                           f"duplicate enum value '{value}' (same C name as values[{seen[key]}])"))
                 ok = False
             seen[key] = k
-        field_type.values = list(values)
     elif "values" in fspec:
         errors.append(SchemaError(file, f"{path}.values", "only an enum field has \"values\"",
                                   f"this field's type is {fspec['type']}"))
@@ -193,9 +182,7 @@ def _build_field(errors, file, component, fname, fspec, path):
         default = zero_value(field_type)
     if not ok:
         return None
-    field = Field(component, fname, field_type, default, fspec.get("doc", ""), path)
-    field.was = list(fspec.get("was", []))
-    return field
+    return Field(component, fname, field_type, default, fspec.get("doc", ""), path, fspec.get("was", []))
 
 
 def _lookup(errors, file, path, by_name, cname, allow_singleton=False):

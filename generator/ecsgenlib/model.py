@@ -6,7 +6,7 @@ import json
 
 from .c_literals import c_float, c_int, c_string
 from .naming import Names
-from .relations import SchemaRelations
+from .relations import Relation, SchemaRelations
 from .systems import SystemNames
 from .types import zero_value
 
@@ -15,8 +15,9 @@ PAGE_SIZE = 4096  # ECS_PAGE_SIZE of runtime/ecs_sparse.h
 
 
 class Field:
-    def __init__(self, component, name, field_type, default, doc, path):
+    def __init__(self, component, name, field_type, default, doc, path, was=()):
         self.name = name
+        self.was = list(was)  # names it had before (schema evolution)
         self.type = field_type
         self.default = default
         self.doc = doc
@@ -138,7 +139,9 @@ def value_text(field, value):
 
 
 class Component:
-    def __init__(self, names, name, doc, tag, singleton, path, storage="sparse", layout="soa"):
+    def __init__(self, names, name, doc, tag, singleton, path, storage="sparse", layout="soa", was=(),
+                 removed_fields=(), on_target_destroy=None):
+        """on_target_destroy: "cascade" or "clear" for a relation, None otherwise."""
         self.names = names
         # "soa": one array per field (pool.f[row]); "struct": one array of the value struct
         # (pool.rows[row].f). The API is the same; cell() spells a field's place.
@@ -182,8 +185,8 @@ class Component:
         self.meta_index = None
         self.json_renames = names.internal(name, "renames")  # old field names -> current
         self.json_removed = names.internal(name, "removed_fields")  # fields it no longer has
-        self.was = []  # names it had before (schema evolution)
-        self.removed_fields = []
+        self.was = list(was)  # names it had before (schema evolution)
+        self.removed_fields = list(removed_fields)
         self.json_key = c_string(name)
         self.swap_fn = names.internal(name, "swap")
         self.fill_fn = names.internal(name, "fill")
@@ -207,7 +210,8 @@ class Component:
         self.pool_index = None  # its place among the pooled components: its bit in nonempty_pools
         self.slot_index = None  # slot storage: its bit in each entity's slot mask
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
-        self.relation = None  # a relations.Relation when the component is one
+        # A relations.Relation when the component is one (made last: it reads the names above).
+        self.relation = Relation(self, on_target_destroy) if on_target_destroy else None
 
     @property
     def struct_layout(self):
@@ -409,7 +413,7 @@ class Prefab:
 
 
 class Schema:
-    def __init__(self, name, doc, version, max_entities):
+    def __init__(self, name, doc, version, max_entities, removed_components=()):
         self.name = name
         self.doc = doc
         self.version = version
@@ -511,7 +515,7 @@ class Schema:
         self.desc_offsets = self.names.internal("desc", "offsets")
         self.desc_member_fn = self.names.internal("desc", "member")
         self.components = []
-        self.removed_components = []  # names of components older saves may hold (dropped on load)
+        self.removed_components = list(removed_components)  # names older saves may hold (dropped on load)
         self.queries = []
         self.prefabs = []
         self.groups = []  # outer before inner: entering walks forward, leaving backward
@@ -519,6 +523,31 @@ class Schema:
         self.stages, self.apart = [], []  # the schedule (systems.schedule)
         self.sysn = SystemNames(self.names)
         self.rel = SchemaRelations(self)
+        self.source_name = None  # the schema file's name, and the files it includes (sources())
+        self.included = []
+
+    def number_components(self):
+        """Each component's place: in the metadata table, among the pools (its bit in
+        nonempty_pools) and, for slot storage, its bit in the slot masks. Once, after the
+        last component is added."""
+        for k, component in enumerate(self.components):
+            component.meta_index = k
+        for k, component in enumerate(self.pooled):
+            component.pool_index = k
+        for k, component in enumerate(self.slotted):
+            component.slot_index = k
+            component.mask_layout = (self.mask_bits, self.mask_words)
+
+    def sources(self, source_name, included, defined_in):
+        """Where the schema came from: its file's name, the files it includes, and
+        defined_in(section, item), the file each component, query, prefab and system is
+        defined in (relative paths: the docs read the same on every machine)."""
+        self.source_name = source_name
+        self.included = list(included)
+        for section, items in (("components", self.components), ("queries", self.queries),
+                               ("prefabs", self.prefabs), ("systems", self.systems)):
+            for item in items:
+                item.defined_in = defined_in(section, item)
 
     @property
     def world_bytes(self):

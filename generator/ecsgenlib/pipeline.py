@@ -27,16 +27,14 @@ def build(schema_file):
         schema = checks.build_model(loaded.document, display)
     except SchemaErrors as e:
         raise SchemaErrors(loader.relocate(e.errors, loaded, display)) from None
-    schema.source_name = os.path.basename(schema_file)
-    # Where each item is defined, relative to the schema (for the docs; same on every machine).
     here = os.path.dirname(os.path.abspath(schema_file))
     relative = {key: os.path.relpath(os.path.abspath(path), here) for key, path in loaded.origin_paths.items()}
-    for section, items in (("components", schema.components), ("queries", schema.queries),
-                           ("prefabs", schema.prefabs), ("systems", schema.systems)):
-        for item in items:
-            inline = getattr(item, "inline_of", None)
-            item.defined_in = relative[("systems", inline) if inline else (section, item.name)]
-    schema.included = [os.path.relpath(path, here) for path in loaded.files[1:]]
+
+    def defined_in(section, item):  # an inline query is defined where its system is
+        inline = getattr(item, "inline_of", None)
+        return relative[("systems", inline) if inline else (section, item.name)]
+    schema.sources(os.path.basename(schema_file), [os.path.relpath(path, here) for path in loaded.files[1:]],
+                   defined_in)
     return schema, loaded.files
 
 

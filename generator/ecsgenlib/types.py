@@ -200,12 +200,13 @@ def _show(value):
     return json.dumps(value)
 
 
-def parse_type(spec):
-    """FieldType for a type string already matched by the JSON Schema's pattern."""
+def parse_type(spec, values=None):
+    """FieldType for a type string already matched by the JSON Schema's pattern; values: an
+    enum's names (kept only for an enum)."""
     match = _ARRAY.match(spec)
     if match:
         return FieldType(match.group(1), int(match.group(2)))
-    return FieldType(spec)
+    return FieldType(spec, values=list(values) if spec == "enum" and values is not None else None)
 
 
 def zero_value(field_type):
