@@ -1240,13 +1240,13 @@ static const char *const game__json__singleton_keys[] = { "clock", "stats" };
  * component's value. */
 static cJSON *game__json__entity(const game_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
-    if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    if (!o || !ecs_json_put(o, "id", ecs_json_make_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), k); bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
             if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
-                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_make_value(m, &w->entities, scratch) : NULL;
             if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
@@ -1261,13 +1261,13 @@ static cJSON *game__json__world(const game_world_t *w) {
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
     if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("game")) ||
-        !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
+        !ecs_json_put(doc, "version", ecs_json_make_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
     for (uint32_t k = 0; k < game_meta.component_count; k++) {
         const ecs_meta_component_t *m = &game_meta.components[k];
         if (m->kind == ECS_META_SINGLETON &&
-            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            !ecs_json_put(group, m->name, ecs_json_make_value(m, &w->entities, (const char *)w + m->singleton_offset)))
             goto fail;
     }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
@@ -2439,14 +2439,14 @@ static cJSON *game__snap_frame_world_delta(const game_world_t *a, const game_wor
         const ecs_meta_component_t *m = &game_meta.components[k];
         if (m->kind != ECS_META_SINGLETON) continue;
         if (memcmp((const char *)a + m->singleton_offset, (const char *)b + m->singleton_offset, m->size) == 0) continue;
-        if (!ecs_json_put(singletons, m->name, ecs_json_from_value(m, &b->entities, (const char *)b + m->singleton_offset)))
+        if (!ecs_json_put(singletons, m->name, ecs_json_make_value(m, &b->entities, (const char *)b + m->singleton_offset)))
             goto fail;
     }
     uint32_t used = a->entities.used > b->entities.used ? a->entities.used : b->entities.used;
     for (uint32_t i = 0; i < used; i++) {
         ecs_entity_t ea = ecs_entities_at(&a->entities, i), eb = ecs_entities_at(&b->entities, i);
         if (eb == ECS_NULL) {
-            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_from_entity(ea))) goto fail;
+            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_make_entity(ea))) goto fail;
             continue;
         }
         cJSON *ob = game__json__entity(b, eb, scratch), *oa = NULL, *patch = NULL;
@@ -2490,10 +2490,10 @@ bool game_recorder_save_all(game_recorder_t *rec, const char *path, ecs_error_t 
     cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
     game_world_t *prev = NULL, *cur = NULL;
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
-    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_from_uint(1)) &&
-              ecs_json_put(info, "frames", ecs_json_from_uint(rec->frames)) &&
+    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_make_uint(1)) &&
+              ecs_json_put(info, "frames", ecs_json_make_uint(rec->frames)) &&
               ecs_json_put(doc, "schema", cJSON_CreateString("game")) &&
-              ecs_json_put(doc, "version", ecs_json_from_uint(1u)) &&
+              ecs_json_put(doc, "version", ecs_json_make_uint(1u)) &&
               (prev = game__snap_frame_world(rec, rec->frames - 1u)) != NULL &&
               ecs_json_put(doc, "first", game__json__world(prev)) && ecs_json_put(doc, "deltas", deltas);
     for (uint32_t back = rec->frames - 1u; ok && back-- > 0;) {

@@ -561,18 +561,18 @@ bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n) {
 
 /* ---- Writing ------------------------------------------------------------------------ */
 
-cJSON *ecs_json_from_bool(bool v) {
+cJSON *ecs_json_make_bool(bool v) {
     return cJSON_CreateBool(v);
 }
 
-cJSON *ecs_json_from_int(int64_t v) {
+cJSON *ecs_json_make_int(int64_t v) {
     char buf[24];
     uint64_t magnitude = v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
     snprintf(buf, sizeof buf, magnitude >= ECS_JSON_EXACT ? "\"%" PRId64 "\"" : "%" PRId64, v);
     return cJSON_CreateRaw(buf);
 }
 
-cJSON *ecs_json_from_uint(uint64_t v) {
+cJSON *ecs_json_make_uint(uint64_t v) {
     char buf[24];
     snprintf(buf, sizeof buf, v >= ECS_JSON_EXACT ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
     return cJSON_CreateRaw(buf);
@@ -692,7 +692,7 @@ size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]) 
 }
 
 /* The shortest digits that read back (through strtod, as cJSON reads) to the same bits. */
-static cJSON *ecs_json_from_real(double v, bool single) {
+static cJSON *ecs_json_make_real(double v, bool single) {
     const char *special = ecs_json_special(v);
     if (special) return cJSON_CreateString(special);
     char buf[ECS_JSON_REAL_MAX];
@@ -700,30 +700,30 @@ static cJSON *ecs_json_from_real(double v, bool single) {
     return cJSON_CreateRaw(buf);
 }
 
-cJSON *ecs_json_from_f32(float v) {
-    return ecs_json_from_real(v, true);
+cJSON *ecs_json_make_f32(float v) {
+    return ecs_json_make_real(v, true);
 }
 
-cJSON *ecs_json_from_f64(double v) {
-    return ecs_json_from_real(v, false);
+cJSON *ecs_json_make_f64(double v) {
+    return ecs_json_make_real(v, false);
 }
 
 void ecs_json_format_id(ecs_entity_t e, char buf[24]) {
     snprintf(buf, 24, "%" PRIu32 "v%" PRIu32, ecs_entity_index(e), ecs_entity_generation(e));
 }
 
-cJSON *ecs_json_from_entity(ecs_entity_t v) {
+cJSON *ecs_json_make_entity(ecs_entity_t v) {
     if (v == ECS_NULL) return cJSON_CreateNull();
     char buf[24];
     ecs_json_format_id(v, buf);
     return cJSON_CreateString(buf);
 }
 
-cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
-    return ecs_json_from_entity(ecs_entities_saved_ref(t, v)); /* the rule the loader checks */
+cJSON *ecs_json_make_ref(const ecs_entities_t *t, ecs_entity_t v) {
+    return ecs_json_make_entity(ecs_entities_saved_ref(t, v)); /* the rule the loader checks */
 }
 
-cJSON *ecs_json_from_string(const char *s, size_t size) {
+cJSON *ecs_json_make_string(const char *s, size_t size) {
     size_t n = 0;
     while (n + 1 < size && s[n]) n++;
     char small[256];
@@ -736,9 +736,9 @@ cJSON *ecs_json_from_string(const char *s, size_t size) {
     return item;
 }
 
-cJSON *ecs_json_from_enum(int v, const char *const *names, int n) {
+cJSON *ecs_json_make_enum(int v, const char *const *names, int n) {
     if (v >= 0 && v < n) return cJSON_CreateString(names[v]);
-    return ecs_json_from_int(v);
+    return ecs_json_make_int(v);
 }
 
 bool ecs_json_put(cJSON *obj, const char *key, cJSON *item) {
