@@ -1168,18 +1168,18 @@ static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t 
 /* The loop's next run of positions (see EDITOR__DIRECT); false when done, or when the body
  * left the last run early (break). */
 static inline bool editor__step(editor_iter_t *it) {
-    ecs_cursor_t *c = &it->cursor__;
+    ecs_cursor_t *cur = &it->cursor__;
     if (it->n__ > it->lo__) return false;
-    uint32_t i = c->next < *c->limit ? c->next : *c->limit;
-    if (c->aligned) { /* an owning group: all its rows in one run */
-        c->next = 0;
+    uint32_t i = cur->next < *cur->limit ? cur->next : *cur->limit;
+    if (cur->aligned) { /* an owning group: all its rows in one run */
+        cur->next = 0;
         it->lo__ = 0;
         it->n__ = i;
         return i != 0;
     }
-    if (!ecs_cursor_step(c, &it->id)) return false;
-    it->lo__ = c->next;
-    it->n__ = c->next + 1u;
+    if (!ecs_cursor_step(cur, &it->id)) return false;
+    it->lo__ = cur->next;
+    it->n__ = cur->next + 1u;
     return true;
 }
 /* Whether it.id lacks c (a `none` term: never the one walked, so always a probe). */
