@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Generated code states the runtime API it was made for; a mismatch is a compile error. */
+#include "ecs_version.h"
+
+/* The runtime API level generated code once checked; frozen, kept for code that tests it.
+ * Generated headers now check the whole version (ecs_version.h). */
 #define ECS_RUNTIME_API 8
 
 /* For the one-line tests every hot path makes (liveness): inline even where the compiler's
