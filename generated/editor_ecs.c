@@ -1052,12 +1052,14 @@ static bool editor__json__document_migrate(ecs_json_ctx_t *ctx, cJSON *doc, cons
                 memcpy(raw, ctx->err->message, sizeof raw);
                 raw[sizeof raw - 1] = '\0';
                 ecs_json_escape(ctx->err->message, sizeof ctx->err->message, raw);
+                ctx->err->code = ECS_ERR_MIGRATION; /* whatever code it set: the kind is always this */
                 return false;
             }
             (void)ecs_json_enter(ctx, "version");
-            return ecs_json_fail(ctx, "the migration from version %u refused the document", (unsigned)version);
+            return ecs_json_fail_code(ctx, ECS_ERR_MIGRATION, "the migration from version %u refused the document", (unsigned)version);
         }
         ctx->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
+        ctx->err->code = ECS_ERR_NONE;
     }
     return ecs_json_migrate(ctx, doc, &editor__json__migration, opts->lax, opts->report);
 }
@@ -1076,6 +1078,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         static const char why[] = "(document): not loaded: called from a hook or while editor_apply_deferred runs; "
                                   "load after that call returns (docs/hooks.md)";
         memcpy(err->message, why, sizeof why);
+        err->code = ECS_ERR_BUSY;
         return false;
     }
     cJSON *doc = ecs_json_parse(json, err);
@@ -1098,6 +1101,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        err->code = ECS_ERR_NONE;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         EDITOR__CHANGED(w, "load");
     }
@@ -1458,19 +1462,20 @@ static editor_world_t *editor__snap_frame_world(editor_recorder_t *rec, uint32_t
     return w;
 }
 
-static bool editor__snap_frame_world_fail(ecs_error_t *err, const char *path, const char *why) {
+static bool editor__snap_frame_world_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
     if (err) {
         char shown[200];
         ecs_json_escape(shown, sizeof shown, path);
         snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
+        err->code = code;
     }
     return false;
 }
 
 bool editor_recorder_save_frame(editor_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
-    if (frames_back >= rec->frames) return editor__snap_frame_world_fail(err, path, "no such frame in the recorder");
+    if (frames_back >= rec->frames) return editor__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
     editor_world_t *w = editor__snap_frame_world(rec, frames_back);
-    if (!w) return editor__snap_frame_world_fail(err, path, "out of memory");
+    if (!w) return editor__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     bool ok = editor_world_save(w, path, err);
     editor_world_free(w);
     return ok;
@@ -1544,7 +1549,7 @@ fail:
 }
 
 bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_error_t *err) {
-    if (!rec->frames) return editor__snap_frame_world_fail(err, path, "the recorder holds no frames");
+    if (!rec->frames) return editor__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "the recorder holds no frames");
     cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
     editor_world_t *prev = NULL, *cur = NULL;
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
@@ -1564,7 +1569,7 @@ bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_erro
     ecs_free(scratch);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
-    if (!text) return editor__snap_frame_world_fail(err, path, "out of memory");
+    if (!text) return editor__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     ecs_error_t ignored;
     ok = ecs_json_write_file(path, text, err ? err : &ignored);
     free(text);
@@ -1765,6 +1770,7 @@ bool editor_recorder_load(editor_recorder_t *rec, const char *path, ecs_error_t 
             memcpy(err->message, prefix, pl);
             memcpy(err->message + pl, why.message, dl);
             err->message[pl + dl] = '\0';
+            err->code = why.code;
             break;
         }
         if (total - k <= (int)rec->capacity && !editor_recorder_record(fresh, w)) ok = ecs_json_oom(&ctx);

@@ -963,7 +963,8 @@ static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.
- * err may be NULL; on failure err->message holds "<json path>: <reason>". */
+ * err may be NULL; on failure err->message holds "<json path>: <reason>" and err->code its kind
+ * (ecs_error_code_t, ecs_types.h). */
 
 /* The world as a JSON document, malloc'ed (free() it); NULL when out of memory. */
 char *editor_world_to_json(const editor_world_t *w);

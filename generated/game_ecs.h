@@ -1628,7 +1628,8 @@ static inline game_stats_t *game_singleton_stats(game_world_t *w) {
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.
- * err may be NULL; on failure err->message holds "<json path>: <reason>". */
+ * err may be NULL; on failure err->message holds "<json path>: <reason>" and err->code its kind
+ * (ecs_error_code_t, ecs_types.h). */
 
 /* The world as a JSON document, malloc'ed (free() it); NULL when out of memory. */
 char *game_world_to_json(const game_world_t *w);

@@ -1109,12 +1109,14 @@ static bool server__json__document_migrate(ecs_json_ctx_t *ctx, cJSON *doc, cons
                 memcpy(raw, ctx->err->message, sizeof raw);
                 raw[sizeof raw - 1] = '\0';
                 ecs_json_escape(ctx->err->message, sizeof ctx->err->message, raw);
+                ctx->err->code = ECS_ERR_MIGRATION; /* whatever code it set: the kind is always this */
                 return false;
             }
             (void)ecs_json_enter(ctx, "version");
-            return ecs_json_fail(ctx, "the migration from version %u refused the document", (unsigned)version);
+            return ecs_json_fail_code(ctx, ECS_ERR_MIGRATION, "the migration from version %u refused the document", (unsigned)version);
         }
         ctx->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
+        ctx->err->code = ECS_ERR_NONE;
     }
     return ecs_json_migrate(ctx, doc, &server__json__migration, opts->lax, opts->report);
 }
@@ -1133,6 +1135,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         static const char why[] = "(document): not loaded: called from a hook or while server_apply_deferred runs; "
                                   "load after that call returns (docs/hooks.md)";
         memcpy(err->message, why, sizeof why);
+        err->code = ECS_ERR_BUSY;
         return false;
     }
     cJSON *doc = ecs_json_parse(json, err);
@@ -1155,6 +1158,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        err->code = ECS_ERR_NONE;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         SERVER__CHANGED(w, "load");
     }
@@ -1520,19 +1524,20 @@ static server_world_t *server__snap_frame_world(server_recorder_t *rec, uint32_t
     return w;
 }
 
-static bool server__snap_frame_world_fail(ecs_error_t *err, const char *path, const char *why) {
+static bool server__snap_frame_world_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
     if (err) {
         char shown[200];
         ecs_json_escape(shown, sizeof shown, path);
         snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
+        err->code = code;
     }
     return false;
 }
 
 bool server_recorder_save_frame(server_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
-    if (frames_back >= rec->frames) return server__snap_frame_world_fail(err, path, "no such frame in the recorder");
+    if (frames_back >= rec->frames) return server__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
     server_world_t *w = server__snap_frame_world(rec, frames_back);
-    if (!w) return server__snap_frame_world_fail(err, path, "out of memory");
+    if (!w) return server__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     bool ok = server_world_save(w, path, err);
     server_world_free(w);
     return ok;
@@ -1606,7 +1611,7 @@ fail:
 }
 
 bool server_recorder_save_all(server_recorder_t *rec, const char *path, ecs_error_t *err) {
-    if (!rec->frames) return server__snap_frame_world_fail(err, path, "the recorder holds no frames");
+    if (!rec->frames) return server__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "the recorder holds no frames");
     cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
     server_world_t *prev = NULL, *cur = NULL;
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
@@ -1626,7 +1631,7 @@ bool server_recorder_save_all(server_recorder_t *rec, const char *path, ecs_erro
     ecs_free(scratch);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
-    if (!text) return server__snap_frame_world_fail(err, path, "out of memory");
+    if (!text) return server__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     ecs_error_t ignored;
     ok = ecs_json_write_file(path, text, err ? err : &ignored);
     free(text);
@@ -1827,6 +1832,7 @@ bool server_recorder_load(server_recorder_t *rec, const char *path, ecs_error_t 
             memcpy(err->message, prefix, pl);
             memcpy(err->message + pl, why.message, dl);
             err->message[pl + dl] = '\0';
+            err->code = why.code;
             break;
         }
         if (total - k <= (int)rec->capacity && !server_recorder_record(fresh, w)) ok = ecs_json_oom(&ctx);

@@ -1065,7 +1065,8 @@ static inline bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.
- * err may be NULL; on failure err->message holds "<json path>: <reason>". */
+ * err may be NULL; on failure err->message holds "<json path>: <reason>" and err->code its kind
+ * (ecs_error_code_t, ecs_types.h). */
 
 /* The world as a JSON document, malloc'ed (free() it); NULL when out of memory. */
 char *server_world_to_json(const server_world_t *w);

@@ -26,6 +26,7 @@
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err) {
     *c = (ecs_json_ctx_t){ .err = err };
     err->message[0] = '\0';
+    err->code = ECS_ERR_NONE;
 }
 
 /* A reference at the last generation and where the document has it. */
@@ -129,18 +130,32 @@ size_t ecs_json_enter_index(ecs_json_ctx_t *c, size_t i) {
     return ecs_json_append_path(c, buf);
 }
 
-bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...) {
+static bool ecs_json_vfail(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, va_list ap) {
     char reason[320];
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    snprintf(c->err->message, sizeof c->err->message, "%s: %s", c->len ? c->path : "(document)", reason);
+    c->err->code = code;
+    return false;
+}
+
+bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    ecs_json_vfail(c, ECS_ERR_INVALID, fmt, ap);
     va_end(ap);
-    snprintf(c->err->message, sizeof c->err->message, "%s: %s", c->len ? c->path : "(document)", reason);
+    return false;
+}
+
+bool ecs_json_fail_code(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ecs_json_vfail(c, code, fmt, ap);
+    va_end(ap);
     return false;
 }
 
 bool ecs_json_oom(ecs_json_ctx_t *c) {
-    return ecs_json_fail(c, "out of memory");
+    return ecs_json_fail_code(c, ECS_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 /* What v is, for "got ..." in messages: the value itself when short. */
@@ -175,6 +190,7 @@ static void ecs_json_position(const char *text, const char *at, unsigned long *l
 cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     if (!text) {
         snprintf(err->message, sizeof err->message, "(document): no text (NULL)");
+        err->code = ECS_ERR_ARGUMENT;
         return NULL;
     }
     unsigned long line, column;
@@ -185,6 +201,7 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     if (!c_locale) {
         snprintf(err->message, sizeof err->message, "(document): out of memory");
+        err->code = ECS_ERR_OUT_OF_MEMORY;
         return NULL;
     }
     locale_t previous = uselocale(c_locale);
@@ -199,12 +216,14 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
         cJSON_Delete(root);
         ecs_json_position(text, bad, &line, &column);
         snprintf(err->message, sizeof err->message, "line %lu, column %lu: %s", line, column, why);
+        err->code = ECS_ERR_PARSE;
         return NULL;
     }
     if (!end || end < text) end = text;
     ecs_json_position(text, end, &line, &column);
     snprintf(err->message, sizeof err->message, "line %lu, column %lu: malformed JSON%s", line, column,
              *end ? "" : " (unexpected end)");
+    err->code = ECS_ERR_PARSE;
     return NULL;
 }
 
@@ -229,17 +248,17 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "schema");
     const cJSON *number = cJSON_GetObjectItemCaseSensitive(doc, "version");
     size_t mark = ecs_json_enter(c, "schema");
-    if (!name) return ecs_json_fail(c, "missing (a saved %s world names its schema)", schema);
+    if (!name) return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "missing (a saved %s world names its schema)", schema);
     if (!cJSON_IsString(name) || strcmp(name->valuestring, schema) != 0)
-        return ecs_json_fail(c, "this document is for schema %s, not %s", ecs_json_describe(name, got), schema);
+        return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "this document is for schema %s, not %s", ecs_json_describe(name, got), schema);
     ecs_json_leave(c, mark);
     mark = ecs_json_enter(c, "version");
-    if (!number) return ecs_json_fail(c, "missing (a saved world states its schema version)");
+    if (!number) return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "missing (a saved world states its schema version)");
     uint32_t v;
     if (!ecs_json_read_u32(c, number, &v)) return false;
     if (v == 0) return ecs_json_fail(c, "versions start at 1, got 0");
     if (v > version)
-        return ecs_json_fail(c, "document version %" PRIu32 " is newer than schema %s's version %" PRIu32
+        return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "document version %" PRIu32 " is newer than schema %s's version %" PRIu32
                              " (load it with a newer program)", v, schema, version);
     ecs_json_leave(c, mark);
     return true;
@@ -270,10 +289,10 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
             size_t mark = ecs_json_enter_index(c, k);
             ecs_json_enter(c, "id");
             if (index >= max_slots)
-                ecs_json_fail(c, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
+                ecs_json_fail_code(c, ECS_ERR_LIMIT, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
             else
-                ecs_json_fail(c, "slot %" PRIu32 " is beyond the %" PRIu64 " slots this load restores (a document of %" PRIu32
-                              " entities; the load option max_slots raises the limit)", index, allowed, n);
+                ecs_json_fail_code(c, ECS_ERR_LIMIT, "slot %" PRIu32 " is beyond the %" PRIu64 " slots this load restores (a "
+                                   "document of %" PRIu32 " entities; the load option max_slots raises the limit)", index, allowed, n);
             ecs_json_leave(c, mark);
             return false;
         }
@@ -318,12 +337,12 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
         c->len = strlen(c->last_refs[k].path);
         memcpy(c->path, c->last_refs[k].path, c->len + 1);
         if (ecs_entity_generation(m) == UINT32_MAX)
-            ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
-                               "loading it would retire the slot for good", a, index);
+            ok = ecs_json_fail_code(c, ECS_ERR_LIMIT, "%s is the last generation of slot %" PRIu32 " and no entity of the "
+                                    "document has it: loading it would retire the slot for good", a, index);
         else
-            ok = ecs_json_fail(c, "%s is within the last 2^24 generations of slot %" PRIu32 " and no entity of the "
-                               "document has that slot at it: loading it would leave the slot %" PRIu32 " more "
-                               "entities before it is retired", a, index, UINT32_MAX - ecs_entity_generation(m));
+            ok = ecs_json_fail_code(c, ECS_ERR_LIMIT, "%s is within the last 2^24 generations of slot %" PRIu32 " and no "
+                                    "entity of the document has that slot at it: loading it would leave the slot %" PRIu32
+                                    " more entities before it is retired", a, index, UINT32_MAX - ecs_entity_generation(m));
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
         ecs_entity_t m = c->mentions[k];

@@ -55,10 +55,17 @@ static inline void ecs_json_leave(ecs_json_ctx_t *c, size_t mark) {
  * key, value and file path a load or save echoes in a message goes through it. */
 size_t ecs_json_escape(char *dst, size_t size, const char *src);
 
-/* Sets err->message to "<path>: <reason>"; returns false, for `return ecs_json_fail(...)`. */
+/* Sets err->message to "<path>: <reason>" and err->code to ECS_ERR_INVALID (the document
+ * breaks a rule: most failures); returns false, for `return ecs_json_fail(...)`. */
 bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The same with another code (ECS_ERR_LIMIT, ECS_ERR_SCHEMA_MISMATCH, ...). */
+bool ecs_json_fail_code(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
@@ -162,7 +169,7 @@ bool ecs_json_read_enum(ecs_json_ctx_t *c, const cJSON *v, const char *const *na
 bool ecs_json_read_tag(ecs_json_ctx_t *c, const cJSON *v);
 /* Checks that v is an array of exactly n items (n < 0: of any length). */
 bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n);
-/* Records "out of memory" at the current path; returns false. */
+/* Records "out of memory" (ECS_ERR_OUT_OF_MEMORY) at the current path; returns false. */
 bool ecs_json_oom(ecs_json_ctx_t *c);
 
 /* ---- Writing: ecs_json_make_* make a new cJSON item of a C value (ecs_json_read_* the
