@@ -30,7 +30,7 @@ static int summary(const game_world_t *w) {
     for (uint32_t k = 0; k < game_meta.component_count; k++) {
         const ecs_meta_component_t *c = &game_meta.components[k];
         if (c->kind != ECS_META_SINGLETON) continue;
-        cJSON *value = ecs_json_from_value(c, &w->entities, (const char *)w + c->singleton_offset);
+        cJSON *value = ecs_json_make_value(c, &w->entities, (const char *)w + c->singleton_offset);
         char *text = value ? cJSON_PrintUnformatted(value) : NULL;
         printf("%s: %s\n", c->name, text ? text : "(out of memory)");
         free(text);

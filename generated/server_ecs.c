@@ -511,9 +511,9 @@ static void server__check_deferred(const server_world_t *w, const char *call, bo
 typedef struct {
     bool (*insert)(server_world_t *w, ecs_entity_t e, const void *value);
     void (*erase)(server_world_t *w, ecs_entity_t e, uint32_t row);
-    void (*added)(server_world_t *w, ecs_entity_t e);
-    void (*removing)(server_world_t *w, ecs_entity_t e);
-    void (*removed)(server_world_t *w, ecs_entity_t e);
+    void (*groups_after_add)(server_world_t *w, ecs_entity_t e);
+    void (*groups_before_remove)(server_world_t *w, ecs_entity_t e);
+    void (*groups_after_remove)(server_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(server_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
 } server__pool_ops_t;
@@ -604,16 +604,16 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
             w->hooks.busy__ = busy.next;
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
-        if (ops->removing) ops->removing(w, e);
+        if (ops->groups_before_remove) ops->groups_before_remove(w, e);
         ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
-        if (ops->removed) ops->removed(w, e);
+        if (ops->groups_after_remove) ops->groups_after_remove(w, e);
         return true;
     }
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, e, value)) return false;
-        if (ops->added) ops->added(w, e);
+        if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
             h->on_add(w, e, h->user);
@@ -937,13 +937,13 @@ static const char *const server__json__entity_keys[] = { "id", "position", "velo
  * component's value. */
 static cJSON *server__json__entity(const server_world_t *w, ecs_entity_t e, void *scratch) {
     cJSON *o = cJSON_CreateObject();
-    if (!o || !ecs_json_put(o, "id", ecs_json_from_entity(e))) goto fail;
+    if (!o || !ecs_json_put(o, "id", ecs_json_make_entity(e))) goto fail;
     for (uint32_t k = 0; k < 1u; k++) {
         for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), k); bits; bits &= bits - 1u) {
             const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k * 64u + ecs_lowest_bit(bits)]];
             if (!ecs_meta_has(w, m, e)) continue;
             cJSON *item = m->kind == ECS_META_TAG ? cJSON_CreateTrue()
-                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_from_value(m, &w->entities, scratch) : NULL;
+                          : ecs_meta_get(w, m, e, scratch) ? ecs_json_make_value(m, &w->entities, scratch) : NULL;
             if (!ecs_json_put(o, m->name, item)) goto fail;
         }
     }
@@ -958,13 +958,13 @@ static cJSON *server__json__world(const server_world_t *w) {
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
     if (!doc || !scratch) goto fail;
     if (!ecs_json_put(doc, "schema", cJSON_CreateString("server")) ||
-        !ecs_json_put(doc, "version", ecs_json_from_uint(1u)) ||
+        !ecs_json_put(doc, "version", ecs_json_make_uint(1u)) ||
         !ecs_json_put(doc, "singletons", group = cJSON_CreateObject()))
         goto fail;
     for (uint32_t k = 0; k < server_meta.component_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[k];
         if (m->kind == ECS_META_SINGLETON &&
-            !ecs_json_put(group, m->name, ecs_json_from_value(m, &w->entities, (const char *)w + m->singleton_offset)))
+            !ecs_json_put(group, m->name, ecs_json_make_value(m, &w->entities, (const char *)w + m->singleton_offset)))
             goto fail;
     }
     if (!ecs_json_put(doc, "entities", group = cJSON_CreateArray())) goto fail;
@@ -1000,20 +1000,20 @@ char *server_entity_to_json(const server_world_t *w, ecs_entity_t e) {
 
 /* Reads entity object o's components (keys already checked), in schema order; with w, adds
  * them to e. scratch holds any component's value. */
-static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_world_t *w, ecs_entity_t e, void *scratch) {
+static bool server__json__entity_from(ecs_json_ctx_t *ctx, const cJSON *o, server_world_t *w, ecs_entity_t e, void *scratch) {
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, m->name);
         if (!item) continue;
-        size_t mark = ecs_json_enter(c, m->name);
+        size_t mark = ecs_json_enter(ctx, m->name);
         if (m->kind == ECS_META_TAG) {
-            if (!ecs_json_read_tag(c, item)) return false;
-            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(c);
+            if (!ecs_json_read_tag(ctx, item)) return false;
+            if (w && !ecs_meta_add(w, m, e, NULL)) return ecs_json_oom(ctx);
         } else {
-            if (!ecs_json_read_value(c, item, m, scratch)) return false;
-            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(c);
+            if (!ecs_json_read_value(ctx, item, m, scratch)) return false;
+            if (w && !ecs_meta_set(w, m, e, scratch)) return ecs_json_oom(ctx);
         }
-        ecs_json_leave(c, mark);
+        ecs_json_leave(ctx, mark);
     }
     return true;
 }
@@ -1022,38 +1022,38 @@ static bool server__json__entity_from(ecs_json_ctx_t *c, const cJSON *o, server_
  * everything and collects every id it mentions (beside those the singletons mentioned); then
  * the ids are restored in w, also when there are no entities, and the second pass adds the
  * components. */
-static bool server__json__entities_from(ecs_json_ctx_t *c, const cJSON *list, server_world_t *w, uint64_t budget, size_t text_bytes) {
-    if (list && !ecs_json_check_array(c, list, -1)) return false;
+static bool server__json__entities_from(ecs_json_ctx_t *ctx, const cJSON *list, server_world_t *w, uint64_t budget, size_t text_bytes) {
+    if (list && !ecs_json_check_array(ctx, list, -1)) return false;
     int n = list ? cJSON_GetArraySize(list) : 0;
     ecs_entity_t *ids = ecs_realloc_array(NULL, n ? (size_t)n : 1u, sizeof *ids);
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
     if (!ids || !scratch) {
         ecs_free(ids);
         ecs_free(scratch);
-        return ecs_json_oom(c);
+        return ecs_json_oom(ctx);
     }
     const cJSON *o;
     uint32_t k = 0;
     ecs_json_cost_t cost; /* what the load allocates, in bytes, checked before it does */
-    ecs_json_cost_init(&cost, c, &server_meta, &w->entities, (uint32_t)n, budget, text_bytes);
-    c->record = true;
+    ecs_json_cost_init(&cost, ctx, &server_meta, &w->entities, (uint32_t)n, budget, text_bytes);
+    ctx->record = true;
     cJSON_ArrayForEach(o, list) {
-        size_t at = ecs_json_enter_index(c, k);
-        if (!ecs_json_check_keys(c, o, server__json__entity_keys, 9, "component") ||
-            !ecs_json_read_id(c, o, &ids[k]) || !server__json__entity_from(c, o, NULL, ECS_NULL, scratch) ||
-            !ecs_json_cost_entity(&cost, c, ids[k], o))
+        size_t at = ecs_json_enter_index(ctx, k);
+        if (!ecs_json_check_keys(ctx, o, server__json__entity_keys, 9, "component") ||
+            !ecs_json_read_id(ctx, o, &ids[k]) || !server__json__entity_from(ctx, o, NULL, ECS_NULL, scratch) ||
+            !ecs_json_cost_entity(&cost, ctx, ids[k], o))
             goto fail;
-        ecs_json_leave(c, at);
+        ecs_json_leave(ctx, at);
         k++;
     }
-    c->record = false;
+    ctx->record = false;
     ecs_json_cost_fini(&cost);
-    if (!ecs_json_restore_ids(c, &w->entities, ids, k)) goto fail;
+    if (!ecs_json_restore_ids(ctx, &w->entities, ids, k)) goto fail;
     k = 0;
     cJSON_ArrayForEach(o, list) {
-        size_t at = ecs_json_enter_index(c, k);
-        if (!server__json__entity_from(c, o, w, ids[k], scratch)) goto fail;
-        ecs_json_leave(c, at);
+        size_t at = ecs_json_enter_index(ctx, k);
+        if (!server__json__entity_from(ctx, o, w, ids[k], scratch)) goto fail;
+        ecs_json_leave(ctx, at);
         k++;
     }
     ecs_free(ids);
@@ -1067,48 +1067,50 @@ fail:
 }
 
 /* The whole document into w, a fresh world nobody else sees. */
-static bool server__json__document_from(ecs_json_ctx_t *c, const cJSON *doc, server_world_t *w, uint64_t budget, size_t text_bytes) {
-    if (!ecs_json_check_keys(c, doc, server__json__document_keys, 4, "top-level key") ||
-        !ecs_json_check_header(c, doc, "server", 1u))
+static bool server__json__document_from(ecs_json_ctx_t *ctx, const cJSON *doc, server_world_t *w, uint64_t budget, size_t text_bytes) {
+    if (!ecs_json_check_keys(ctx, doc, server__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(ctx, doc, "server", 1u))
         return false;
     const cJSON *group = cJSON_GetObjectItemCaseSensitive(doc, "singletons");
     size_t mark;
-    c->record = true; /* a singleton's entity fields are references too: restoring keeps them stale */
+    ctx->record = true; /* a singleton's entity fields are references too: restoring keeps them stale */
     if (group) {
-        mark = ecs_json_enter(c, "singletons");
-        if (!ecs_json_check_keys(c, group, NULL, 0, "singleton")) return false;
-        ecs_json_leave(c, mark);
+        mark = ecs_json_enter(ctx, "singletons");
+        if (!ecs_json_check_keys(ctx, group, NULL, 0, "singleton")) return false;
+        ecs_json_leave(ctx, mark);
     }
     group = cJSON_GetObjectItemCaseSensitive(doc, "entities");
-    mark = ecs_json_enter(c, "entities");
-    if (!server__json__entities_from(c, group, w, budget, text_bytes)) return false;
-    ecs_json_leave(c, mark);
+    mark = ecs_json_enter(ctx, "entities");
+    if (!server__json__entities_from(ctx, group, w, budget, text_bytes)) return false;
+    ecs_json_leave(ctx, mark);
     return true;
 }
 
 /* An older document (version below 1) goes through the program's migration first;
  * then every document through the schema's renames and removals. */
-static bool server__json__document_migrate(ecs_json_ctx_t *c, cJSON *doc, const server_load_options_t *opts) {
-    if (!ecs_json_check_keys(c, doc, server__json__document_keys, 4, "top-level key") ||
-        !ecs_json_check_header(c, doc, "server", 1u))
+static bool server__json__document_migrate(ecs_json_ctx_t *ctx, cJSON *doc, const server_load_options_t *opts) {
+    if (!ecs_json_check_keys(ctx, doc, server__json__document_keys, 4, "top-level key") ||
+        !ecs_json_check_header(ctx, doc, "server", 1u))
         return false;
     double version = cJSON_GetObjectItemCaseSensitive(doc, "version")->valuedouble;
     if (opts->migrate && version < 1) {
-        c->err->message[0] = '\0';
-        if (!opts->migrate(doc, (uint32_t)version, opts->user, c->err)) {
-            if (c->err->message[0]) { /* the program's words, escaped as every message is */
-                char raw[sizeof c->err->message];
-                memcpy(raw, c->err->message, sizeof raw);
+        ctx->err->message[0] = '\0';
+        if (!opts->migrate(doc, (uint32_t)version, opts->user, ctx->err)) {
+            if (ctx->err->message[0]) { /* the program's words, escaped as every message is */
+                char raw[sizeof ctx->err->message];
+                memcpy(raw, ctx->err->message, sizeof raw);
                 raw[sizeof raw - 1] = '\0';
-                ecs_json_escape(c->err->message, sizeof c->err->message, raw);
+                ecs_json_escape(ctx->err->message, sizeof ctx->err->message, raw);
+                ctx->err->code = ECS_ERR_MIGRATION; /* whatever code it set: the kind is always this */
                 return false;
             }
-            (void)ecs_json_enter(c, "version");
-            return ecs_json_fail(c, "the migration from version %u refused the document", (unsigned)version);
+            (void)ecs_json_enter(ctx, "version");
+            return ecs_json_fail_code(ctx, ECS_ERR_MIGRATION, "the migration from version %u refused the document", (unsigned)version);
         }
-        c->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
+        ctx->err->message[0] = '\0'; /* what it wrote while keeping the document is no error */
+        ctx->err->code = ECS_ERR_NONE;
     }
-    return ecs_json_migrate(c, doc, &server__json__migration, opts->lax, opts->report);
+    return ecs_json_migrate(ctx, doc, &server__json__migration, opts->lax, opts->report);
 }
 
 bool server_world_from_json(server_world_t *w, const char *json, ecs_error_t *err) {
@@ -1125,17 +1127,18 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         static const char why[] = "(document): not loaded: called from a hook or while server_apply_deferred runs; "
                                   "load after that call returns (docs/hooks.md)";
         memcpy(err->message, why, sizeof why);
+        err->code = ECS_ERR_BUSY;
         return false;
     }
     cJSON *doc = ecs_json_parse(json, err);
     if (!doc) return false;
-    ecs_json_ctx_t c;
-    ecs_json_ctx_init(&c, err);
-    c.previous = &w->entities;
-    c.max_slots = opts->max_slots;
+    ecs_json_ctx_t ctx;
+    ecs_json_ctx_init(&ctx, err);
+    ctx.previous = &w->entities;
+    ctx.max_slots = opts->max_slots;
     server_world_t *staging = NULL;
-    bool ok = server__json__document_migrate(&c, doc, opts) &&
-              ((staging = server_world_new()) ? server__json__document_from(&c, doc, staging, opts->max_memory, strlen(json)) : ecs_json_oom(&c));
+    bool ok = server__json__document_migrate(&ctx, doc, opts) &&
+              ((staging = server_world_new()) ? server__json__document_from(&ctx, doc, staging, opts->max_memory, strlen(json)) : ecs_json_oom(&ctx));
     if (ok) { /* only now does w change: it swaps contents with the staging world, byte by
                * byte (with its singletons a world may be larger than the stack) */
         unsigned char *a = (unsigned char *)w, *b = (unsigned char *)staging;
@@ -1147,11 +1150,12 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         w->checks__ = staging->checks__; /* the checks follow the program's use of w */
         w->hooks = staging->hooks; /* and the program's hooks stay; a load fires none */
         err->message[0] = '\0';
+        err->code = ECS_ERR_NONE;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
-    ecs_json_ctx_fini(&c);
+    ecs_json_ctx_fini(&ctx);
     cJSON_Delete(doc);
     return ok;
 }
@@ -1512,19 +1516,20 @@ static server_world_t *server__snap_frame_world(server_recorder_t *rec, uint32_t
     return w;
 }
 
-static bool server__snap_frame_world_fail(ecs_error_t *err, const char *path, const char *why) {
+static bool server__snap_frame_world_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
     if (err) {
         char shown[200];
         ecs_json_escape(shown, sizeof shown, path);
         snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
+        err->code = code;
     }
     return false;
 }
 
 bool server_recorder_save_frame(server_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
-    if (frames_back >= rec->frames) return server__snap_frame_world_fail(err, path, "no such frame in the recorder");
+    if (frames_back >= rec->frames) return server__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
     server_world_t *w = server__snap_frame_world(rec, frames_back);
-    if (!w) return server__snap_frame_world_fail(err, path, "out of memory");
+    if (!w) return server__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     bool ok = server_world_save(w, path, err);
     server_world_free(w);
     return ok;
@@ -1551,14 +1556,14 @@ static cJSON *server__snap_frame_world_delta(const server_world_t *a, const serv
         const ecs_meta_component_t *m = &server_meta.components[k];
         if (m->kind != ECS_META_SINGLETON) continue;
         if (memcmp((const char *)a + m->singleton_offset, (const char *)b + m->singleton_offset, m->size) == 0) continue;
-        if (!ecs_json_put(singletons, m->name, ecs_json_from_value(m, &b->entities, (const char *)b + m->singleton_offset)))
+        if (!ecs_json_put(singletons, m->name, ecs_json_make_value(m, &b->entities, (const char *)b + m->singleton_offset)))
             goto fail;
     }
     uint32_t used = a->entities.used > b->entities.used ? a->entities.used : b->entities.used;
     for (uint32_t i = 0; i < used; i++) {
         ecs_entity_t ea = ecs_entities_at(&a->entities, i), eb = ecs_entities_at(&b->entities, i);
         if (eb == ECS_NULL) {
-            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_from_entity(ea))) goto fail;
+            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_make_entity(ea))) goto fail;
             continue;
         }
         cJSON *ob = server__json__entity(b, eb, scratch), *oa = NULL, *patch = NULL;
@@ -1598,14 +1603,14 @@ fail:
 }
 
 bool server_recorder_save_all(server_recorder_t *rec, const char *path, ecs_error_t *err) {
-    if (!rec->frames) return server__snap_frame_world_fail(err, path, "the recorder holds no frames");
+    if (!rec->frames) return server__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "the recorder holds no frames");
     cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
     server_world_t *prev = NULL, *cur = NULL;
     void *scratch = ecs_realloc_array(NULL, 1, sizeof(server__value_t));
-    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_from_uint(1)) &&
-              ecs_json_put(info, "frames", ecs_json_from_uint(rec->frames)) &&
+    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_make_uint(1)) &&
+              ecs_json_put(info, "frames", ecs_json_make_uint(rec->frames)) &&
               ecs_json_put(doc, "schema", cJSON_CreateString("server")) &&
-              ecs_json_put(doc, "version", ecs_json_from_uint(1u)) &&
+              ecs_json_put(doc, "version", ecs_json_make_uint(1u)) &&
               (prev = server__snap_frame_world(rec, rec->frames - 1u)) != NULL &&
               ecs_json_put(doc, "first", server__json__world(prev)) && ecs_json_put(doc, "deltas", deltas);
     for (uint32_t back = rec->frames - 1u; ok && back-- > 0;) {
@@ -1618,7 +1623,7 @@ bool server_recorder_save_all(server_recorder_t *rec, const char *path, ecs_erro
     ecs_free(scratch);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
-    if (!text) return server__snap_frame_world_fail(err, path, "out of memory");
+    if (!text) return server__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     ecs_error_t ignored;
     ok = ecs_json_write_file(path, text, err ? err : &ignored);
     free(text);
@@ -1650,29 +1655,29 @@ static server__snap_frame_world_slot_t *server__snap_frame_world_find(server__sn
 /* Applies delta object d to document frame (the frame before, a saved world that loaded):
  * singletons replaced, the entities of "removed" taken out, those of "entities" put in their
  * slots, the list kept in slot order. The values are checked when the frame loads. */
-static bool server__snap_frame_world_apply(ecs_json_ctx_t *c, cJSON *frame, const cJSON *d) {
+static bool server__snap_frame_world_apply(ecs_json_ctx_t *ctx, cJSON *frame, const cJSON *d) {
     static const char *const keys[] = { "singletons", "removed", "entities", "changed" };
-    if (!ecs_json_check_keys(c, d, keys, 4, "key of a delta")) return false;
+    if (!ecs_json_check_keys(ctx, d, keys, 4, "key of a delta")) return false;
     cJSON *singletons = cJSON_GetObjectItemCaseSensitive(frame, "singletons");
     cJSON *list = cJSON_GetObjectItemCaseSensitive(frame, "entities");
     const cJSON *ds = cJSON_GetObjectItemCaseSensitive(d, "singletons");
     const cJSON *removed = cJSON_GetObjectItemCaseSensitive(d, "removed"), *set = cJSON_GetObjectItemCaseSensitive(d, "entities");
     const cJSON *changed = cJSON_GetObjectItemCaseSensitive(d, "changed");
-    size_t mark = c->len;
-    if (ds && !cJSON_IsObject(ds)) return ecs_json_enter(c, "singletons"), ecs_json_fail(c, "expected an object");
-    if (removed && !cJSON_IsArray(removed)) return ecs_json_enter(c, "removed"), ecs_json_fail(c, "expected an array");
-    if (set && !cJSON_IsArray(set)) return ecs_json_enter(c, "entities"), ecs_json_fail(c, "expected an array");
-    if (changed && !cJSON_IsArray(changed)) return ecs_json_enter(c, "changed"), ecs_json_fail(c, "expected an array");
+    size_t mark = ctx->len;
+    if (ds && !cJSON_IsObject(ds)) return ecs_json_enter(ctx, "singletons"), ecs_json_fail(ctx, "expected an object");
+    if (removed && !cJSON_IsArray(removed)) return ecs_json_enter(ctx, "removed"), ecs_json_fail(ctx, "expected an array");
+    if (set && !cJSON_IsArray(set)) return ecs_json_enter(ctx, "entities"), ecs_json_fail(ctx, "expected an array");
+    if (changed && !cJSON_IsArray(changed)) return ecs_json_enter(ctx, "changed"), ecs_json_fail(ctx, "expected an array");
     const cJSON *item;
     cJSON_ArrayForEach(item, ds) {
         cJSON *copy = cJSON_Duplicate(item, true);
-        if (!copy) return ecs_json_oom(c);
+        if (!copy) return ecs_json_oom(ctx);
         if (cJSON_GetObjectItemCaseSensitive(singletons, item->string)) cJSON_ReplaceItemInObjectCaseSensitive(singletons, item->string, copy);
-        else if (!ecs_json_put(singletons, item->string, copy)) return ecs_json_oom(c);
+        else if (!ecs_json_put(singletons, item->string, copy)) return ecs_json_oom(ctx);
     }
     size_t n = (size_t)cJSON_GetArraySize(list), extra = set ? (size_t)cJSON_GetArraySize(set) : 0, added = 0;
     server__snap_frame_world_slot_t *at = ecs_realloc_array(NULL, n + extra + 1u, sizeof *at);
-    if (!at) return ecs_json_oom(c);
+    if (!at) return ecs_json_oom(ctx);
     size_t k = 0;
     while (list->child) { /* detach every entity (the frame's ids loaded already) */
         cJSON *e = cJSON_DetachItemViaPointer(list, list->child);
@@ -1687,29 +1692,29 @@ static bool server__snap_frame_world_apply(ecs_json_ctx_t *c, cJSON *frame, cons
     bool ok = true;
     size_t i = 0;
     cJSON_ArrayForEach(item, removed) {
-        ecs_json_enter(c, "removed");
-        ecs_json_enter_index(c, i++);
+        ecs_json_enter(ctx, "removed");
+        ecs_json_enter_index(ctx, i++);
         ecs_entity_t e;
         server__snap_frame_world_slot_t *old;
-        if (!(ok = ecs_json_read_entity(c, item, &e))) break;
+        if (!(ok = ecs_json_read_entity(ctx, item, &e))) break;
         if (e == ECS_NULL || !(old = server__snap_frame_world_find(at, n, ecs_entity_index(e))) || !old->item) {
-            ok = ecs_json_fail(c, "no entity in this slot in the frame before");
+            ok = ecs_json_fail(ctx, "no entity in this slot in the frame before");
             break;
         }
         cJSON_Delete(old->item);
         old->item = NULL;
-        ecs_json_leave(c, mark);
+        ecs_json_leave(ctx, mark);
     }
     i = 0;
     if (!ok) set = NULL;
     cJSON_ArrayForEach(item, set) {
-        ecs_json_enter(c, "entities");
-        ecs_json_enter_index(c, i++);
+        ecs_json_enter(ctx, "entities");
+        ecs_json_enter_index(ctx, i++);
         ecs_entity_t e;
-        if (!(ok = ecs_json_read_id(c, item, &e))) break;
+        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
         cJSON *copy = cJSON_Duplicate(item, true);
         if (!copy) {
-            ok = ecs_json_oom(c);
+            ok = ecs_json_oom(ctx);
             break;
         }
         server__snap_frame_world_slot_t *old = server__snap_frame_world_find(at, n, ecs_entity_index(e));
@@ -1719,15 +1724,15 @@ static bool server__snap_frame_world_apply(ecs_json_ctx_t *c, cJSON *frame, cons
         } else {
             at[n + added++] = (server__snap_frame_world_slot_t){ ecs_entity_index(e), copy };
         }
-        ecs_json_leave(c, mark);
+        ecs_json_leave(ctx, mark);
     }
     i = 0;
     if (!ok) changed = NULL;
     cJSON_ArrayForEach(item, changed) { /* values replaced in place: the same id, the same components */
-        ecs_json_enter(c, "changed");
-        ecs_json_enter_index(c, i++);
+        ecs_json_enter(ctx, "changed");
+        ecs_json_enter_index(ctx, i++);
         ecs_entity_t e, was = ECS_NULL;
-        if (!(ok = ecs_json_read_id(c, item, &e))) break;
+        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
         server__snap_frame_world_slot_t *old = server__snap_frame_world_find(at, n, ecs_entity_index(e));
         if (old && old->item) {
             ecs_error_t ignored;
@@ -1737,29 +1742,29 @@ static bool server__snap_frame_world_apply(ecs_json_ctx_t *c, cJSON *frame, cons
             ecs_json_ctx_fini(&quiet);
         }
         if (!old || !old->item || was != e) {
-            ecs_json_enter(c, "id");
-            ok = ecs_json_fail(c, "no entity with this id in the frame before");
+            ecs_json_enter(ctx, "id");
+            ok = ecs_json_fail(ctx, "no entity with this id in the frame before");
             break;
         }
         for (const cJSON *v = item->child; ok && v; v = v->next) {
             if (!strcmp(v->string, "id")) continue;
             cJSON *copy = cJSON_Duplicate(v, true);
-            if (!copy) ok = ecs_json_oom(c);
+            if (!copy) ok = ecs_json_oom(ctx);
             else if (!cJSON_GetObjectItemCaseSensitive(old->item, v->string)) {
                 cJSON_Delete(copy);
-                ecs_json_enter(c, v->string);
-                ok = ecs_json_fail(c, "not a component of the entity in the frame before (a new component goes in \"entities\")");
+                ecs_json_enter(ctx, v->string);
+                ok = ecs_json_fail(ctx, "not a component of the entity in the frame before (a new component goes in \"entities\")");
             } else {
                 cJSON_ReplaceItemInObjectCaseSensitive(old->item, v->string, copy);
             }
         }
         if (!ok) break;
-        ecs_json_leave(c, mark);
+        ecs_json_leave(ctx, mark);
     }
     qsort(at, n + added, sizeof *at, server__snap_frame_world_by_slot);
     for (k = 0; k < n + added; k++) {
         if (!at[k].item) continue;
-        if (k + 1u < n + added && at[k + 1u].slot == at[k].slot && ok) ok = ecs_json_fail(c, "two entities in one slot");
+        if (k + 1u < n + added && at[k + 1u].slot == at[k].slot && ok) ok = ecs_json_fail(ctx, "two entities in one slot");
         cJSON_AddItemToArray(list, at[k].item);
     }
     ecs_free(at);
@@ -1778,34 +1783,34 @@ bool server_recorder_load(server_recorder_t *rec, const char *path, ecs_error_t 
         return false;
     }
     static const char *const keys[] = { "recording", "schema", "version", "first", "deltas" };
-    ecs_json_ctx_t c;
-    ecs_json_ctx_init(&c, err);
+    ecs_json_ctx_t ctx;
+    ecs_json_ctx_init(&ctx, err);
     server_recorder_t *fresh = server_recorder_new(rec->capacity);
     server_world_t *w = server_world_new();
     cJSON *frame = NULL;
     const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(doc, "deltas");
-    bool ok = (fresh && w) ? true : ecs_json_oom(&c);
-    ok = ok && ecs_json_check_keys(&c, doc, keys, 5, "key of a recording") && ecs_json_check_header(&c, doc, "server", 1u);
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "recording"))) ok = ecs_json_fail(&c, "recording: expected an object");
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "first"))) ok = ecs_json_fail(&c, "first: expected a saved world");
-    if (ok && !cJSON_IsArray(deltas)) ok = ecs_json_fail(&c, "deltas: expected an array");
+    bool ok = (fresh && w) ? true : ecs_json_oom(&ctx);
+    ok = ok && ecs_json_check_keys(&ctx, doc, keys, 5, "key of a recording") && ecs_json_check_header(&ctx, doc, "server", 1u);
+    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "recording"))) ok = ecs_json_fail(&ctx, "recording: expected an object");
+    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "first"))) ok = ecs_json_fail(&ctx, "first: expected a saved world");
+    if (ok && !cJSON_IsArray(deltas)) ok = ecs_json_fail(&ctx, "deltas: expected an array");
     int total = ok ? cJSON_GetArraySize(deltas) + 1 : 0;
     if (ok) frame = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "first"), true);
-    if (ok && !frame) ok = ecs_json_oom(&c);
+    if (ok && !frame) ok = ecs_json_oom(&ctx);
     const cJSON *d = ok ? deltas->child : NULL;
     for (int k = 0; ok && k < total; k++) {
         if (k > 0) {
-            size_t mark = ecs_json_enter(&c, "deltas");
-            ecs_json_enter_index(&c, (size_t)k - 1u);
-            ok = server__snap_frame_world_apply(&c, frame, d);
-            ecs_json_leave(&c, mark);
+            size_t mark = ecs_json_enter(&ctx, "deltas");
+            ecs_json_enter_index(&ctx, (size_t)k - 1u);
+            ok = server__snap_frame_world_apply(&ctx, frame, d);
+            ecs_json_leave(&ctx, mark);
             d = d->next;
             if (!ok) break;
         }
         /* frames before the newest `capacity` are checked, not kept */
         char *frame_text = cJSON_PrintUnformatted(frame);
         if (!frame_text) {
-            ok = ecs_json_oom(&c);
+            ok = ecs_json_oom(&ctx);
             break;
         }
         ecs_error_t why;
@@ -1819,13 +1824,14 @@ bool server_recorder_load(server_recorder_t *rec, const char *path, ecs_error_t 
             memcpy(err->message, prefix, pl);
             memcpy(err->message + pl, why.message, dl);
             err->message[pl + dl] = '\0';
+            err->code = why.code;
             break;
         }
-        if (total - k <= (int)rec->capacity && !server_recorder_record(fresh, w)) ok = ecs_json_oom(&c);
+        if (total - k <= (int)rec->capacity && !server_recorder_record(fresh, w)) ok = ecs_json_oom(&ctx);
     }
     cJSON_Delete(frame);
     cJSON_Delete(doc);
-    ecs_json_ctx_fini(&c);
+    ecs_json_ctx_fini(&ctx);
     server_world_free(w);
     if (!ok) {
         server_recorder_free(fresh);

@@ -26,6 +26,7 @@
 void ecs_json_ctx_init(ecs_json_ctx_t *c, ecs_error_t *err) {
     *c = (ecs_json_ctx_t){ .err = err };
     err->message[0] = '\0';
+    err->code = ECS_ERR_NONE;
 }
 
 /* A reference at the last generation and where the document has it. */
@@ -129,18 +130,32 @@ size_t ecs_json_enter_index(ecs_json_ctx_t *c, size_t i) {
     return ecs_json_append_path(c, buf);
 }
 
-bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...) {
+static bool ecs_json_vfail(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, va_list ap) {
     char reason[320];
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    snprintf(c->err->message, sizeof c->err->message, "%s: %s", c->len ? c->path : "(document)", reason);
+    c->err->code = code;
+    return false;
+}
+
+bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    ecs_json_vfail(c, ECS_ERR_INVALID, fmt, ap);
     va_end(ap);
-    snprintf(c->err->message, sizeof c->err->message, "%s: %s", c->len ? c->path : "(document)", reason);
+    return false;
+}
+
+bool ecs_json_fail_code(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ecs_json_vfail(c, code, fmt, ap);
+    va_end(ap);
     return false;
 }
 
 bool ecs_json_oom(ecs_json_ctx_t *c) {
-    return ecs_json_fail(c, "out of memory");
+    return ecs_json_fail_code(c, ECS_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 /* What v is, for "got ..." in messages: the value itself when short. */
@@ -175,6 +190,7 @@ static void ecs_json_position(const char *text, const char *at, unsigned long *l
 cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     if (!text) {
         snprintf(err->message, sizeof err->message, "(document): no text (NULL)");
+        err->code = ECS_ERR_ARGUMENT;
         return NULL;
     }
     unsigned long line, column;
@@ -185,6 +201,7 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
     locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     if (!c_locale) {
         snprintf(err->message, sizeof err->message, "(document): out of memory");
+        err->code = ECS_ERR_OUT_OF_MEMORY;
         return NULL;
     }
     locale_t previous = uselocale(c_locale);
@@ -199,12 +216,14 @@ cJSON *ecs_json_parse(const char *text, ecs_error_t *err) {
         cJSON_Delete(root);
         ecs_json_position(text, bad, &line, &column);
         snprintf(err->message, sizeof err->message, "line %lu, column %lu: %s", line, column, why);
+        err->code = ECS_ERR_PARSE;
         return NULL;
     }
     if (!end || end < text) end = text;
     ecs_json_position(text, end, &line, &column);
     snprintf(err->message, sizeof err->message, "line %lu, column %lu: malformed JSON%s", line, column,
              *end ? "" : " (unexpected end)");
+    err->code = ECS_ERR_PARSE;
     return NULL;
 }
 
@@ -229,17 +248,17 @@ bool ecs_json_check_header(ecs_json_ctx_t *c, const cJSON *doc, const char *sche
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "schema");
     const cJSON *number = cJSON_GetObjectItemCaseSensitive(doc, "version");
     size_t mark = ecs_json_enter(c, "schema");
-    if (!name) return ecs_json_fail(c, "missing (a saved %s world names its schema)", schema);
+    if (!name) return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "missing (a saved %s world names its schema)", schema);
     if (!cJSON_IsString(name) || strcmp(name->valuestring, schema) != 0)
-        return ecs_json_fail(c, "this document is for schema %s, not %s", ecs_json_describe(name, got), schema);
+        return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "this document is for schema %s, not %s", ecs_json_describe(name, got), schema);
     ecs_json_leave(c, mark);
     mark = ecs_json_enter(c, "version");
-    if (!number) return ecs_json_fail(c, "missing (a saved world states its schema version)");
+    if (!number) return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "missing (a saved world states its schema version)");
     uint32_t v;
     if (!ecs_json_read_u32(c, number, &v)) return false;
     if (v == 0) return ecs_json_fail(c, "versions start at 1, got 0");
     if (v > version)
-        return ecs_json_fail(c, "document version %" PRIu32 " is newer than schema %s's version %" PRIu32
+        return ecs_json_fail_code(c, ECS_ERR_SCHEMA_MISMATCH, "document version %" PRIu32 " is newer than schema %s's version %" PRIu32
                              " (load it with a newer program)", v, schema, version);
     ecs_json_leave(c, mark);
     return true;
@@ -270,10 +289,10 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
             size_t mark = ecs_json_enter_index(c, k);
             ecs_json_enter(c, "id");
             if (index >= max_slots)
-                ecs_json_fail(c, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
+                ecs_json_fail_code(c, ECS_ERR_LIMIT, "slot %" PRIu32 " is beyond the schema's max_entities (%" PRIu32 ")", index, t->limit);
             else
-                ecs_json_fail(c, "slot %" PRIu32 " is beyond the %" PRIu64 " slots this load restores (a document of %" PRIu32
-                              " entities; the load option max_slots raises the limit)", index, allowed, n);
+                ecs_json_fail_code(c, ECS_ERR_LIMIT, "slot %" PRIu32 " is beyond the %" PRIu64 " slots this load restores (a "
+                                   "document of %" PRIu32 " entities; the load option max_slots raises the limit)", index, allowed, n);
             ecs_json_leave(c, mark);
             return false;
         }
@@ -318,12 +337,12 @@ bool ecs_json_restore_ids(ecs_json_ctx_t *c, ecs_entities_t *t, const ecs_entity
         c->len = strlen(c->last_refs[k].path);
         memcpy(c->path, c->last_refs[k].path, c->len + 1);
         if (ecs_entity_generation(m) == UINT32_MAX)
-            ok = ecs_json_fail(c, "%s is the last generation of slot %" PRIu32 " and no entity of the document has it: "
-                               "loading it would retire the slot for good", a, index);
+            ok = ecs_json_fail_code(c, ECS_ERR_LIMIT, "%s is the last generation of slot %" PRIu32 " and no entity of the "
+                                    "document has it: loading it would retire the slot for good", a, index);
         else
-            ok = ecs_json_fail(c, "%s is within the last 2^24 generations of slot %" PRIu32 " and no entity of the "
-                               "document has that slot at it: loading it would leave the slot %" PRIu32 " more "
-                               "entities before it is retired", a, index, UINT32_MAX - ecs_entity_generation(m));
+            ok = ecs_json_fail_code(c, ECS_ERR_LIMIT, "%s is within the last 2^24 generations of slot %" PRIu32 " and no "
+                                    "entity of the document has that slot at it: loading it would leave the slot %" PRIu32
+                                    " more entities before it is retired", a, index, UINT32_MAX - ecs_entity_generation(m));
     }
     for (size_t k = 0; ok && k < c->mention_count; k++) {
         ecs_entity_t m = c->mentions[k];
@@ -561,18 +580,18 @@ bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n) {
 
 /* ---- Writing ------------------------------------------------------------------------ */
 
-cJSON *ecs_json_from_bool(bool v) {
+cJSON *ecs_json_make_bool(bool v) {
     return cJSON_CreateBool(v);
 }
 
-cJSON *ecs_json_from_int(int64_t v) {
+cJSON *ecs_json_make_int(int64_t v) {
     char buf[24];
     uint64_t magnitude = v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
     snprintf(buf, sizeof buf, magnitude >= ECS_JSON_EXACT ? "\"%" PRId64 "\"" : "%" PRId64, v);
     return cJSON_CreateRaw(buf);
 }
 
-cJSON *ecs_json_from_uint(uint64_t v) {
+cJSON *ecs_json_make_uint(uint64_t v) {
     char buf[24];
     snprintf(buf, sizeof buf, v >= ECS_JSON_EXACT ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
     return cJSON_CreateRaw(buf);
@@ -692,7 +711,7 @@ size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]) 
 }
 
 /* The shortest digits that read back (through strtod, as cJSON reads) to the same bits. */
-static cJSON *ecs_json_from_real(double v, bool single) {
+static cJSON *ecs_json_make_real(double v, bool single) {
     const char *special = ecs_json_special(v);
     if (special) return cJSON_CreateString(special);
     char buf[ECS_JSON_REAL_MAX];
@@ -700,30 +719,30 @@ static cJSON *ecs_json_from_real(double v, bool single) {
     return cJSON_CreateRaw(buf);
 }
 
-cJSON *ecs_json_from_f32(float v) {
-    return ecs_json_from_real(v, true);
+cJSON *ecs_json_make_f32(float v) {
+    return ecs_json_make_real(v, true);
 }
 
-cJSON *ecs_json_from_f64(double v) {
-    return ecs_json_from_real(v, false);
+cJSON *ecs_json_make_f64(double v) {
+    return ecs_json_make_real(v, false);
 }
 
 void ecs_json_format_id(ecs_entity_t e, char buf[24]) {
     snprintf(buf, 24, "%" PRIu32 "v%" PRIu32, ecs_entity_index(e), ecs_entity_generation(e));
 }
 
-cJSON *ecs_json_from_entity(ecs_entity_t v) {
+cJSON *ecs_json_make_entity(ecs_entity_t v) {
     if (v == ECS_NULL) return cJSON_CreateNull();
     char buf[24];
     ecs_json_format_id(v, buf);
     return cJSON_CreateString(buf);
 }
 
-cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v) {
-    return ecs_json_from_entity(ecs_entities_saved_ref(t, v)); /* the rule the loader checks */
+cJSON *ecs_json_make_ref(const ecs_entities_t *t, ecs_entity_t v) {
+    return ecs_json_make_entity(ecs_entities_saved_ref(t, v)); /* the rule the loader checks */
 }
 
-cJSON *ecs_json_from_string(const char *s, size_t size) {
+cJSON *ecs_json_make_string(const char *s, size_t size) {
     size_t n = 0;
     while (n + 1 < size && s[n]) n++;
     char small[256];
@@ -736,9 +755,9 @@ cJSON *ecs_json_from_string(const char *s, size_t size) {
     return item;
 }
 
-cJSON *ecs_json_from_enum(int v, const char *const *names, int n) {
+cJSON *ecs_json_make_enum(int v, const char *const *names, int n) {
     if (v >= 0 && v < n) return cJSON_CreateString(names[v]);
-    return ecs_json_from_int(v);
+    return ecs_json_make_int(v);
 }
 
 bool ecs_json_put(cJSON *obj, const char *key, cJSON *item) {

@@ -55,10 +55,17 @@ static inline void ecs_json_leave(ecs_json_ctx_t *c, size_t mark) {
  * key, value and file path a load or save echoes in a message goes through it. */
 size_t ecs_json_escape(char *dst, size_t size, const char *src);
 
-/* Sets err->message to "<path>: <reason>"; returns false, for `return ecs_json_fail(...)`. */
+/* Sets err->message to "<path>: <reason>" and err->code to ECS_ERR_INVALID (the document
+ * breaks a rule: most failures); returns false, for `return ecs_json_fail(...)`. */
 bool ecs_json_fail(ecs_json_ctx_t *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The same with another code (ECS_ERR_LIMIT, ECS_ERR_SCHEMA_MISMATCH, ...). */
+bool ecs_json_fail_code(ecs_json_ctx_t *c, ecs_error_code_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
@@ -162,31 +169,32 @@ bool ecs_json_read_enum(ecs_json_ctx_t *c, const cJSON *v, const char *const *na
 bool ecs_json_read_tag(ecs_json_ctx_t *c, const cJSON *v);
 /* Checks that v is an array of exactly n items (n < 0: of any length). */
 bool ecs_json_check_array(ecs_json_ctx_t *c, const cJSON *v, int n);
-/* Records "out of memory" at the current path; returns false. */
+/* Records "out of memory" (ECS_ERR_OUT_OF_MEMORY) at the current path; returns false. */
 bool ecs_json_oom(ecs_json_ctx_t *c);
 
-/* ---- Writing: new cJSON items, NULL when out of memory ------------------------------ */
+/* ---- Writing: ecs_json_make_* make a new cJSON item of a C value (ecs_json_read_* the
+ * reverse), NULL when out of memory ------------------------------------------------- */
 
-cJSON *ecs_json_from_bool(bool v);
-cJSON *ecs_json_from_int(int64_t v);   /* i8..i64 */
-cJSON *ecs_json_from_uint(uint64_t v); /* u8..u64 */
-cJSON *ecs_json_from_f32(float v);
-cJSON *ecs_json_from_f64(double v);
+cJSON *ecs_json_make_bool(bool v);
+cJSON *ecs_json_make_int(int64_t v);   /* i8..i64 */
+cJSON *ecs_json_make_uint(uint64_t v); /* u8..u64 */
+cJSON *ecs_json_make_f32(float v);
+cJSON *ecs_json_make_f64(double v);
 /* Finite v as save writes it (f32 when single): the fewest significant digits that read back
  * to the same bits (through a double, then a float for f32), laid out as JavaScript's
  * Number.prototype.toString: plain from 1e-7 up to below 1e21, else with an exponent
  * ("1e+21", "1.5e-7"). Never depends on the C locale. Returns the length. */
 #define ECS_JSON_REAL_MAX 32
 size_t ecs_json_format_real(double v, bool single, char out[ECS_JSON_REAL_MAX]);
-cJSON *ecs_json_from_entity(ecs_entity_t v);
-/* An entity field's value in world table t: as ecs_json_from_entity, except that an id t never
+cJSON *ecs_json_make_entity(ecs_entity_t v);
+/* An entity field's value in world table t: as ecs_json_make_entity, except that an id t never
  * issued, a later generation of a live slot (another world's id, say), is written as null:
  * loading it would make a reference that comes alive once the slot is reused. So is a dead id
  * above ECS_REF_GENERATION_MAX (the loader refuses such references): ecs_entities_saved_ref.
  * Other stale ids of t and ids beyond its slots are kept (they stay stale through a load). */
-cJSON *ecs_json_from_ref(const ecs_entities_t *t, ecs_entity_t v);
-cJSON *ecs_json_from_string(const char *s, size_t size); /* at most size-1 bytes of s */
-cJSON *ecs_json_from_enum(int v, const char *const *names, int n); /* out of range: the number */
+cJSON *ecs_json_make_ref(const ecs_entities_t *t, ecs_entity_t v);
+cJSON *ecs_json_make_string(const char *s, size_t size); /* at most size-1 bytes of s */
+cJSON *ecs_json_make_enum(int v, const char *const *names, int n); /* out of range: the number */
 
 /* Adds item (may be NULL: then false) to obj under key; on failure item is freed. */
 bool ecs_json_put(cJSON *obj, const char *key, cJSON *item);

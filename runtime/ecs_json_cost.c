@@ -122,10 +122,11 @@ bool ecs_json_cost_entity(ecs_json_cost_t *k, ecs_json_ctx_t *c, ecs_entity_t id
     else
         snprintf(what, sizeof what, "the components' values");
     if (k->budget == ECS_JSON_MEMORY_OF(k->text_bytes))
-        return ecs_json_fail(c, "this load would allocate about %" PRIu64 " MiB, mostly %s: more than the %" PRIu64
-                             " MiB a load of a %zu-byte document may (max(64 MiB, %u x its length); the load option "
-                             "max_memory raises the limit)", (total + (1u << 20) - 1u) >> 20, what,
-                             k->budget >> 20, k->text_bytes, ECS_JSON_MEMORY_PER_BYTE);
-    return ecs_json_fail(c, "this load would allocate about %" PRIu64 " MiB, mostly %s: more than the %" PRIu64
-                         " bytes of the load option max_memory", (total + (1u << 20) - 1u) >> 20, what, k->budget);
+        return ecs_json_fail_code(c, ECS_ERR_LIMIT, "this load would allocate about %" PRIu64 " MiB, mostly %s: more than "
+                                  "the %" PRIu64 " MiB a load of a %zu-byte document may (max(64 MiB, %u x its length); "
+                                  "the load option max_memory raises the limit)", (total + (1u << 20) - 1u) >> 20, what,
+                                  k->budget >> 20, k->text_bytes, ECS_JSON_MEMORY_PER_BYTE);
+    return ecs_json_fail_code(c, ECS_ERR_LIMIT, "this load would allocate about %" PRIu64 " MiB, mostly %s: more than the "
+                              "%" PRIu64 " bytes of the load option max_memory", (total + (1u << 20) - 1u) >> 20, what,
+                              k->budget);
 }

@@ -5,47 +5,47 @@
 #include <string.h>
 
 /* One element (or a whole string) at `at`. */
-static cJSON *ecs_json_from_element(const ecs_meta_field_t *f, const ecs_entities_t *t, const void *at) {
+static cJSON *ecs_json_make_element(const ecs_meta_field_t *f, const ecs_entities_t *t, const void *at) {
     switch (f->type) {
     case ECS_META_BOOL: {
         bool v;
         memcpy(&v, at, sizeof v);
-        return ecs_json_from_bool(v);
+        return ecs_json_make_bool(v);
     }
     case ECS_META_I8:
     case ECS_META_I16:
     case ECS_META_I32:
     case ECS_META_I64:
-        return ecs_json_from_int((int64_t)ecs_meta_load_bits(at, f));
+        return ecs_json_make_int((int64_t)ecs_meta_load_bits(at, f));
     case ECS_META_U8:
     case ECS_META_U16:
     case ECS_META_U32:
     case ECS_META_U64:
-        return ecs_json_from_uint(ecs_meta_load_bits(at, f));
+        return ecs_json_make_uint(ecs_meta_load_bits(at, f));
     case ECS_META_F32: {
         float v;
         memcpy(&v, at, sizeof v);
-        return ecs_json_from_f32(v);
+        return ecs_json_make_f32(v);
     }
     case ECS_META_F64: {
         double v;
         memcpy(&v, at, sizeof v);
-        return ecs_json_from_f64(v);
+        return ecs_json_make_f64(v);
     }
     case ECS_META_ENTITY: {
         ecs_entity_t v;
         memcpy(&v, at, sizeof v);
-        return ecs_json_from_ref(t, v);
+        return ecs_json_make_ref(t, v);
     }
     case ECS_META_CHAR:
-        return ecs_json_from_string(at, f->size);
+        return ecs_json_make_string(at, f->size);
     case ECS_META_ENUM: /* as C converts the enum to int: its bits */
-        return ecs_json_from_enum((int)ecs_meta_load_bits(at, f), f->enum_names, (int)f->enum_count);
+        return ecs_json_make_enum((int)ecs_meta_load_bits(at, f), f->enum_names, (int)f->enum_count);
     }
     return NULL;
 }
 
-cJSON *ecs_json_from_value(const ecs_meta_component_t *c, const ecs_entities_t *t, const void *value) {
+cJSON *ecs_json_make_value(const ecs_meta_component_t *c, const ecs_entities_t *t, const void *value) {
     cJSON *o = cJSON_CreateObject(), *a;
     if (!o) return NULL;
     for (uint32_t k = 0; k < c->field_count; k++) {
@@ -54,8 +54,8 @@ cJSON *ecs_json_from_value(const ecs_meta_component_t *c, const ecs_entities_t *
         if (f->length && f->type != ECS_META_CHAR) {
             if (!ecs_json_put(o, f->name, a = cJSON_CreateArray())) goto fail;
             for (uint32_t i = 0; i < f->length; i++, at += f->element_size)
-                if (!ecs_json_append(a, ecs_json_from_element(f, t, at))) goto fail;
-        } else if (!ecs_json_put(o, f->name, ecs_json_from_element(f, t, at))) {
+                if (!ecs_json_append(a, ecs_json_make_element(f, t, at))) goto fail;
+        } else if (!ecs_json_put(o, f->name, ecs_json_make_element(f, t, at))) {
             goto fail;
         }
     }

@@ -7,8 +7,8 @@
 #include "ecs_meta.h"
 
 /* value (a value struct of c) as an object of its fields in schema order; entity fields
- * through ecs_json_from_ref with the world's table t. NULL when out of memory. */
-cJSON *ecs_json_from_value(const ecs_meta_component_t *c, const ecs_entities_t *t, const void *value);
+ * through ecs_json_make_ref with the world's table t. NULL when out of memory. */
+cJSON *ecs_json_make_value(const ecs_meta_component_t *c, const ecs_entities_t *t, const void *value);
 /* Reads object o into out (a value struct of c): the schema's defaults, then the fields o
  * has. False with the path in the context's error on an unknown or duplicate key or a bad
  * value (out then holds a partial value). */

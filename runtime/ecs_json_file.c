@@ -138,12 +138,14 @@ static bool ecs_json_sync_dir(const char *target) {
 bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
     if (!path || !*path) {
         snprintf(err->message, sizeof err->message, "save: no file path given (NULL or empty)");
+        err->code = ECS_ERR_ARGUMENT;
         return false;
     }
     char shown[384];
     ecs_json_escape(shown, sizeof shown, path);
     if (!text) {
         snprintf(err->message, sizeof err->message, "%s: out of memory", shown);
+        err->code = ECS_ERR_OUT_OF_MEMORY;
         return false;
     }
     const char *step = "cannot follow its symbolic link";
@@ -157,6 +159,7 @@ bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
         replacing = true;
         if (!S_ISREG(old.st_mode)) { /* a directory, a device: never replaced by a file */
             snprintf(err->message, sizeof err->message, "%s: cannot replace (not a regular file)", shown);
+            err->code = ECS_ERR_IO;
             free(target);
             return false;
         }
@@ -181,7 +184,10 @@ bool ecs_json_write_file(const char *path, const char *text, ecs_error_t *err) {
     free(tmp);
     tmp = NULL;
     if (ok && !ecs_json_sync_dir(target)) ok = false, step = "saved, but cannot flush its directory to disk";
-    if (!ok) snprintf(err->message, sizeof err->message, "%s: %s (%s)", shown, step, strerror(errno));
+    if (!ok) {
+        snprintf(err->message, sizeof err->message, "%s: %s (%s)", shown, step, strerror(errno));
+        err->code = ECS_ERR_IO;
+    }
     free(target);
     return ok;
 }
@@ -197,6 +203,7 @@ void ecs_json_error_in_file(ecs_error_t *err, const char *path) {
 char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
     if (!path || !*path) {
         snprintf(err->message, sizeof err->message, "load: no file path given (NULL or empty)");
+        err->code = ECS_ERR_ARGUMENT;
         return NULL;
     }
     char shown[384];
@@ -209,12 +216,14 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
         int saved = errno;
         if (fd >= 0) close(fd);
         snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", shown, strerror(saved));
+        err->code = ECS_ERR_IO;
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
         snprintf(err->message, sizeof err->message, "%s: not a regular file (%s): a load reads only files",
                  shown, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+        err->code = ECS_ERR_IO;
         return NULL;
     }
     if (!max_bytes) max_bytes = ECS_JSON_MAX_BYTES_DEFAULT;
@@ -228,6 +237,7 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
                      shown, max_bytes);
         else
             snprintf(err->message, sizeof err->message, "%s: cannot open (%s)", shown, strerror(saved));
+        err->code = (uint64_t)st.st_size > max_bytes ? ECS_ERR_LIMIT : ECS_ERR_IO;
         return NULL;
     }
     /* The size the file states, plus room to see that it ended (files in /proc state 0). */
@@ -241,6 +251,7 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
             free(text);
             snprintf(err->message, sizeof err->message, "%s: larger than the %zu bytes a load reads (the load option max_bytes raises it)",
                      shown, max_bytes);
+            err->code = ECS_ERR_LIMIT;
             return NULL;
         }
         if (len < cap - 1) break;
@@ -255,12 +266,14 @@ char *ecs_json_read_file(const char *path, size_t max_bytes, ecs_error_t *err) {
     fclose(f);
     if (!text || failed) {
         snprintf(err->message, sizeof err->message, "%s: cannot read (%s)", shown, text ? strerror(saved) : "out of memory");
+        err->code = text ? ECS_ERR_IO : ECS_ERR_OUT_OF_MEMORY;
         free(text);
         return NULL;
     }
     text[len] = '\0';
     if (strlen(text) != len) {
         snprintf(err->message, sizeof err->message, "%s: not a JSON text (contains a NUL byte)", shown);
+        err->code = ECS_ERR_PARSE;
         free(text);
         return NULL;
     }

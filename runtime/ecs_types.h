@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Generated code states the runtime API it was made for; a mismatch is a compile error. */
+#include "ecs_version.h"
+
+/* The runtime API level generated code once checked; frozen, kept for code that tests it.
+ * Generated headers now check the whole version (ecs_version.h). */
 #define ECS_RUNTIME_API 8
 
 /* For the one-line tests every hot path makes (liveness): inline even where the compiler's
@@ -48,9 +51,32 @@ static inline unsigned ecs_lowest_bit(uint64_t x) {
 #endif
 }
 
-/* A caller-owned error: the first failure's message, with the JSON path where it applies. */
+/* What kind of failure an ecs_error_t reports, for programs that act on it (the message is
+ * for people). A call that fails sets both; a load that succeeds leaves an empty message and
+ * ECS_ERR_NONE. The values keep their numbers: new ones are added at the end. */
+typedef enum ecs_error_code {
+    ECS_ERR_NONE = 0,
+    ECS_ERR_ARGUMENT,        /* a NULL text or file path, an empty path */
+    ECS_ERR_IO,              /* a file cannot be opened, read, written, flushed or replaced, or is
+                              * not a regular file */
+    ECS_ERR_PARSE,           /* the text is not JSON (RFC 8259), or holds a NUL byte */
+    ECS_ERR_SCHEMA_MISMATCH, /* a document of another schema or of a newer version, or without
+                              * the "schema" and "version" every saved world has */
+    ECS_ERR_INVALID,         /* JSON of this schema that breaks its rules: a wrong type, a value out
+                              * of range, an unknown or duplicate key, a bad or duplicate id, a
+                              * relation cycle (the message's JSON path says where) */
+    ECS_ERR_LIMIT,           /* beyond a limit of the world or of the load: max_entities, the
+                              * slots or memory a load may use, max_bytes, the last generations */
+    ECS_ERR_MIGRATION,       /* the program's migration callback refused the document */
+    ECS_ERR_BUSY,            /* a load called from a hook or while deferred commands are applied */
+    ECS_ERR_OUT_OF_MEMORY
+} ecs_error_code_t;
+
+/* A caller-owned error: the first failure's message, with the JSON path where it applies,
+ * and its kind. */
 typedef struct ecs_error {
     char message[512];
+    ecs_error_code_t code;
 } ecs_error_t;
 
 #endif

@@ -15,7 +15,7 @@ class Group:
 
     def number(self, names, index):
         self.index = index
-        self.count = f"g{index}"  # its member of the world's `groups`: the member count
+        self.count_member = f"g{index}"  # the member of the world's `groups` holding its member count
         self.enter_fn = names.internal("group" + str(index), "enter")
         self.leave_fn = names.internal("group" + str(index), "leave")
 

@@ -42,7 +42,8 @@ def generator_files():
     """The generator's own files: editing any of them must regenerate."""
     here = os.path.dirname(os.path.abspath(__file__))
     modules = sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".py"))
-    return [os.path.abspath(sys.argv[0]), loader.SCHEMA_OF_SCHEMAS, *modules, *render.template_files()]
+    from . import VERSION_FILE  # the banner and the version check name it
+    return [os.path.abspath(sys.argv[0]), loader.SCHEMA_OF_SCHEMAS, VERSION_FILE, *modules, *render.template_files()]
 
 
 def write_outputs(outputs, depfile, inputs):

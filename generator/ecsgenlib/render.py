@@ -8,6 +8,7 @@ import re
 import jinja2
 
 from .c_literals import c_string
+from . import VERSION
 from .model import meta_string
 
 _BACKTICKS = re.compile("`+")
@@ -95,6 +96,7 @@ def _environment():
     env.filters["code"] = _code
     env.filters["c_string"] = c_string
     env.filters["meta_string"] = meta_string
+    env.globals["ecsgen_version"] = VERSION  # the banner and the runtime check
     return env
 
 

@@ -28,8 +28,10 @@ def cmake_version():
 
 
 def version():
-    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
-        return re.search(r"project\(ecsgen VERSION (\S+) ", f.read()).group(1)
+    """The release, from runtime/ecs_version.h (where CMakeLists.txt reads it too)."""
+    with open(os.path.join(ROOT, "runtime", "ecs_version.h")) as f:
+        text = f.read()
+    return ".".join(re.search(rf"#define ECS_VERSION_{part} (\d+)", text).group(1) for part in ("MAJOR", "MINOR", "PATCH"))
 
 
 class CMakeTest(unittest.TestCase):

@@ -67,6 +67,9 @@ class HookEventsTest(unittest.TestCase):
             generator = os.path.join(tmp, "generator")
             shutil.copytree(os.path.join(ROOT, "generator"), generator,
                             ignore=shutil.ignore_patterns("__pycache__"))
+            # the generator reads its version from the runtime beside it
+            os.makedirs(os.path.join(tmp, "runtime"))
+            shutil.copy(os.path.join(ROOT, "runtime", "ecs_version.h"), os.path.join(tmp, "runtime"))
             template = os.path.join(generator, "templates", "ecs.h.j2")
             text = read(template)
             member = "    void *user;\n} {{ s.hooks_type }};"

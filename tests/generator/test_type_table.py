@@ -78,6 +78,9 @@ class TypeTableTest(unittest.TestCase):
             gen = os.path.join(tmp, "generator")
             shutil.copytree(os.path.join(ROOT, "generator"), gen,
                             ignore=shutil.ignore_patterns("__pycache__"))
+            # the generator reads its version from the runtime beside it
+            os.makedirs(os.path.join(tmp, "runtime"))
+            shutil.copy(os.path.join(ROOT, "runtime", "ecs_version.h"), os.path.join(tmp, "runtime"))
             table = os.path.join(gen, "ecsgenlib", "types.py")
             with open(table, encoding="utf-8") as f:
                 text = f.read()

@@ -36,7 +36,7 @@ class InstallTest(unittest.TestCase):
             build = os.path.join(tmp, "build")
             install(prefix, build)
             for path in ("bin/ecsgen", "bin/ecsgen-dump", "lib/libecsgen.a", "lib/libecsgen.so", "lib/pkgconfig/ecsgen.pc",
-                         "include/ecsgen/ecs.h", "share/ecsgen/ecsgen.py", "share/ecsgen/ecsgen.schema.json",
+                         "include/ecsgen/ecs.h", "include/ecsgen/ecs_version.h", "share/ecsgen/ecs_version.h", "share/ecsgen/ecsgen.py", "share/ecsgen/ecsgen.schema.json",
                          "share/ecsgen/templates/ecs.h.j2", "share/ecsgen/ecsgenlib/model.py",
                          "share/ecsgen/ecsgen_dump.py", "share/ecsgen/dumplib/check.py"):
                 self.assertTrue(os.path.exists(os.path.join(prefix, path)), path)
@@ -46,13 +46,14 @@ class InstallTest(unittest.TestCase):
             env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
             ecsgen = os.path.join(prefix, "bin", "ecsgen")
             self.assertRegex(run(ecsgen, "--version", env=env), r"^ecsgen \d+\.\d+\.\d+$")
-            # One version in three files (meson.build, CMakeLists.txt, the generator's --version);
-            # the shared library's soname follows it, and a program records that name.
+            # One version, in runtime/ecs_version.h: the installed generator's --version reads it
+            # (from its installed copy), the pkg-config file and the shared library's soname
+            # follow it, and a program records that name.
             version = run(ecsgen, "--version", env=env).split()[1]
-            with open(os.path.join(ROOT, "meson.build")) as f:
-                self.assertIn(f"version: '{version}'", f.read())
-            with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
-                self.assertIn(f"project(ecsgen VERSION {version} ", f.read())
+            with open(os.path.join(ROOT, "runtime", "ecs_version.h")) as f:
+                written = re.findall(r"^#define ECS_VERSION_(?:MAJOR|MINOR|PATCH) (\d+)$", f.read(), re.M)
+            self.assertEqual(".".join(written), version)
+            self.assertEqual(run("pkg-config", "--modversion", "ecsgen", env=env).strip(), version)
             soname = f"libecsgen.so.{soversion(version)}"
             self.assertTrue(os.path.exists(os.path.join(prefix, "lib", soname)), soname)
             dynamic = run("readelf", "-d", os.path.join(prefix, "lib", "libecsgen.so"))
@@ -79,7 +80,7 @@ class InstallTest(unittest.TestCase):
             self.assertEqual(run(os.path.join(work, "mygame"), env=env), expected)
             # The old include spelling keeps working for hand-written code.
             with open(os.path.join(work, "old.c"), "w") as f:
-                f.write('#include "ecs.h"\nint main(void) { return ECS_RUNTIME_API == 8 ? 0 : 1; }\n')
+                f.write('#include "ecs.h"\nint main(void) { return sizeof ECS_VERSION_STRING > 1 && ECS_RUNTIME_API == 8 ? 0 : 1; }\n')
             os.remove(os.path.join(work, "ecs.h"))
             run(*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "old.c", "-o", "old", *flags, cwd=work, env=env)
             run(os.path.join(work, "old"), env=env)

@@ -1,6 +1,6 @@
 /* float_text.c: the C side of tests/json/test_float_text.py. Reads values from stdin, one a
  * line ("f32 <8 hex digits of the bits>" or "f64 <16 hex digits>"), and prints each as save
- * writes it (ecs_json_from_f32/f64, then cJSON's unformatted print: NaN and the infinities
+ * writes it (ecs_json_make_f32/f64, then cJSON's unformatted print: NaN and the infinities
  * are strings). Then it saves a world holding every value (one entity each, in reals.s for
  * f32 and reals.d for f64), loads that save, saves again, and checks that both saves are the
  * same bytes and every value came back bit-exact (a NaN: a NaN of the same sign). Prints
@@ -47,10 +47,10 @@ int main(int argc, char **argv) {
         if (v->single) {
             uint32_t b = (uint32_t)bits;
             memcpy(&v->f, &b, sizeof b);
-            item = ecs_json_from_f32(v->f);
+            item = ecs_json_make_f32(v->f);
         } else {
             memcpy(&v->d, &bits, sizeof bits);
-            item = ecs_json_from_f64(v->d);
+            item = ecs_json_make_f64(v->d);
         }
         char *text = item ? cJSON_PrintUnformatted(item) : NULL;
         if (!text) return 1;

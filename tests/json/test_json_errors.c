@@ -108,7 +108,7 @@ static void test_bad_documents(void) {
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         ak_world_t *w = sample_world();
         char *before = ak_world_to_json(w);
-        ecs_error_t err = { "untouched" };
+        ecs_error_t err = { "untouched", ECS_ERR_NONE };
         CHECK(!ak_world_from_json(w, cases[k].document, &err));
         if (!matches(err.message, cases[k].message)) {
             fprintf(stderr, "case %zu: got      %s\n         expected %s\n", k, err.message, cases[k].message);

@@ -78,7 +78,7 @@ static void write_text(const char *path, const char *text) {
 /* Whether path holds a saved world in which e is alive with text.wide == wide. */
 static bool holds(const char *path, ecs_entity_t e, const char *wide) {
     ak_world_t *w = ak_world_new();
-    ecs_error_t err = { "" };
+    ecs_error_t err = { "", ECS_ERR_NONE };
     bool ok = ak_world_load(w, path, &err) && ak_alive(w, e) && ak_has_text(w, e) && !strcmp(ak_get_text(w, e).wide, wide);
     if (!ok) fprintf(stderr, "%s: %s\n", path, err.message);
     ak_world_free(w);
