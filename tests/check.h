@@ -40,6 +40,15 @@ static inline uint64_t check_xorshift(uint64_t *state) {
     return *state = x;
 }
 
+/* Writes text to the file at path (replacing it), checked. */
+static inline void check_write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
 static inline int check_finish(const char *name) {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
     return check_failures ? 1 : 0;

@@ -19,14 +19,6 @@ static ecs_error_code_t load_code(const char *text, const ak_load_options_t *opt
     return err->code;
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 int main(void) {
     ecs_error_t err;
 
@@ -77,13 +69,13 @@ int main(void) {
     CHECK(!ak_world_load(w, "", &err));
     CHECK_EQ(err.code, ECS_ERR_ARGUMENT);
     snprintf(path, sizeof path, "%s/big.json", dir);
-    write_text(path, "{\"schema\": \"ak\", \"version\": 3, \"entities\": []}");
+    check_write_text(path, "{\"schema\": \"ak\", \"version\": 3, \"entities\": []}");
     CHECK(!ak_world_load_opts(w, path, &(ak_load_options_t){ .max_bytes = 8 }, &err));
     CHECK_EQ(err.code, ECS_ERR_LIMIT);
     CHECK(ak_world_load(w, path, &err)); /* the same file, within the default limit */
     CHECK_EQ(err.code, ECS_ERR_NONE);
     snprintf(path, sizeof path, "%s/other.json", dir);
-    write_text(path, "{\"schema\": \"game\", \"version\": 1}");
+    check_write_text(path, "{\"schema\": \"game\", \"version\": 1}");
     CHECK(!ak_world_load(w, path, &err));
     CHECK_EQ(err.code, ECS_ERR_SCHEMA_MISMATCH); /* kept when the file's name is put in front */
     CHECK(strncmp(err.message, path, strlen(path)) == 0);

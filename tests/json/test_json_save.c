@@ -67,14 +67,6 @@ static mode_t mode_of(const char *path) {
     return stat(path, &st) == 0 ? st.st_mode & 07777 : (mode_t)-1;
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Whether path holds a saved world in which e is alive with text.wide == wide. */
 static bool holds(const char *path, ecs_entity_t e, const char *wide) {
     ak_world_t *w = ak_world_new();
@@ -100,7 +92,7 @@ static char *in_dir(const char *name) {
 static void test_mode_is_kept(ak_world_t *w) {
     char *path = in_dir("private.json");
     ecs_error_t err;
-    write_text(path, "{}");
+    check_write_text(path, "{}");
     CHECK(chmod(path, 0600) == 0);
     CHECK(ak_world_save(w, path, &err));
     CHECK_EQ(mode_of(path), 0600); /* was 0644 (0666 less the umask): a private file made world-readable */
@@ -121,7 +113,7 @@ static void test_symlinks_are_written_through(ak_world_t *w, ecs_entity_t e) {
          *chain = in_dir("chain.json"), *dangling = in_dir("dangling.json"), *created = in_dir("sub/created.json");
     ecs_error_t err;
     CHECK(mkdir(sub, 0700) == 0);
-    write_text(real, "{}");
+    check_write_text(real, "{}");
     CHECK(chmod(real, 0600) == 0);
     CHECK(symlink("sub/real.json", link) == 0); /* relative: from the link's directory */
     CHECK(symlink(link, chain) == 0);           /* absolute, to another link */
@@ -171,7 +163,7 @@ static void test_longest_file_name(ak_world_t *w, ecs_entity_t e) {
 static void test_directory_flushed_after_rename(ak_world_t *w) {
     char *path = in_dir("durable.json");
     ecs_error_t err;
-    write_text(path, "{}");
+    check_write_text(path, "{}");
     struct stat d;
     CHECK(stat(dir, &d) == 0);
     watched_target = path, watched_dir = dir, synced_count = 0;
