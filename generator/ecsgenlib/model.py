@@ -345,6 +345,17 @@ class Component:
         return [self.names.fn(self.name), *(t for t in types if t), *self.functions(), *relation]
 
 
+class SpawnTest:
+    """One test of spawn's body: kind "word" (a word of the spawn's bits), "block" or "run"
+    (whether the desc names any of comps; then the children), or "component" (comps[0]'s
+    insert)."""
+
+    def __init__(self, kind, comps, children=()):
+        self.kind = kind
+        self.comps = comps
+        self.children = list(children)
+
+
 class Query:
     def __init__(self, names, name, all_of, none_of, doc, owned, path):
         self.name = name
@@ -702,6 +713,29 @@ class Schema:
         if len(runs) <= 16:
             return [[run] for run in runs]
         return [runs[k:k + 4] for k in range(0, len(runs), 4)]
+
+    def spawn_tests(self, known):
+        """spawn_blocks as the nested tests spawn's body makes (SpawnTest trees, in order):
+        a block's test when there is more than one block, a run's when its block has more than
+        one run, and, in the bits body (known) past 4 blocks, a word's test before each word's
+        blocks (not for a last word of one block)."""
+        blocks = self.spawn_blocks
+        by_word = known and len(blocks[0]) == 4 and len(blocks) > 4
+        tests = []
+        for k, block in enumerate(blocks):
+            runs = [SpawnTest("run", run, [SpawnTest("component", [c]) for c in run]) for run in block]
+            if len(block) == 1:
+                runs = runs[0].children
+            node = SpawnTest("block", [c for run in block for c in run], runs) if len(blocks) > 1 else None
+            if by_word and len(blocks) - (k - k % 4) > 1:
+                if k % 4 == 0:
+                    tests.append(SpawnTest("word", node.comps, []))
+                else:
+                    tests[-1].comps = tests[-1].comps + node.comps
+                tests[-1].children.append(node)
+            else:
+                tests.extend([node] if node else runs)
+        return tests
 
     @property
     def scratch_queries(self):
