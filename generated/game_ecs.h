@@ -2245,7 +2245,7 @@ static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
 static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     game__value_t u;
     memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    memcpy(u.cargo.items, v.items, sizeof v.items);
+    memcpy(u.cargo.items, v.items, sizeof u.cargo.items);
     u.cargo.count = v.count;
     return game__defer(w, e, game__op_add_cargo, &u);
 }
@@ -2253,7 +2253,7 @@ static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_ca
 static inline bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     game__value_t u;
     memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    memcpy(u.cargo.items, v.items, sizeof v.items);
+    memcpy(u.cargo.items, v.items, sizeof u.cargo.items);
     u.cargo.count = v.count;
     return game__defer(w, e, game__op_set_cargo, &u);
 }
