@@ -3,7 +3,7 @@
 import os
 import sys
 
-from . import checks, loader, outputs, render, writer
+from . import VERSION_FILE, checks, loader, outputs, render, writer
 from .errors import SchemaErrors
 
 
@@ -42,7 +42,6 @@ def generator_files():
     """The generator's own files: editing any of them must regenerate."""
     here = os.path.dirname(os.path.abspath(__file__))
     modules = sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".py"))
-    from . import VERSION_FILE  # the banner and the version check name it
     return [os.path.abspath(sys.argv[0]), loader.SCHEMA_OF_SCHEMAS, VERSION_FILE, *modules, *render.template_files()]
 
 

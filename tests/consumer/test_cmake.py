@@ -20,18 +20,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from projects import ROOT, copy_repository, install, run  # noqa: E402
 
+sys.path.insert(0, os.path.join(ROOT, "generator"))
+from ecsgenlib import VERSION  # noqa: E402  (read from runtime/ecs_version.h, as CMakeLists.txt reads it)
+
 EXPECTED = "hero alive=1 hp=7 x=3 moved=1\narmor=none\n"
 
 
 def cmake_version():
     return re.search(r"cmake version (\d+\.\d+)", run("cmake", "--version")).group(1)
-
-
-def version():
-    """The release, from runtime/ecs_version.h (where CMakeLists.txt reads it too)."""
-    with open(os.path.join(ROOT, "runtime", "ecs_version.h")) as f:
-        text = f.read()
-    return ".".join(re.search(rf"#define ECS_VERSION_{part} (\d+)", text).group(1) for part in ("MAJOR", "MINOR", "PATCH"))
 
 
 class CMakeTest(unittest.TestCase):
@@ -93,7 +89,7 @@ class CMakeTest(unittest.TestCase):
             install(prefix, build)
             self.assertTrue(os.path.exists(os.path.join(prefix, "lib/cmake/ecsgen/ecsgenConfigVersion.cmake")))
             found = f"-DCMAKE_PREFIX_PATH={prefix}"
-            major, minor = version().split(".")[:2]
+            major, minor = VERSION.split(".")[:2]
             self.build_and_run(self.consumer(tmp, find=f"find_package(ecsgen {major}.{minor} REQUIRED)"), found)
             # C++ only, with the oldest supported and the running CMake's policies.
             for minimum in ("3.16", cmake_version()):
