@@ -266,7 +266,12 @@ class Component:
         return f"{w}->slot_mask[{at}]"
 
     def has_at(self, w, index):
-        """C: nonzero when slot `index` (of a live entity) has this slot-storage component."""
+        """C: nonzero when slot `index` (of a live entity) has this slot-storage component.
+        A relation's row holds a live target exactly when the slot has it (a slot row without
+        its component is zeroed, and ECS_NULL is never alive): testing the target reads the
+        line get reads next, where the mask would be one more cache line."""
+        if self.relation:
+            return f"({index} < {w}->slot_rows && {self.cell(f'{w}->components.{self.name}.', self.fields[0], index)} != ECS_NULL)"
         return f"({self.mask_slot(w, index)} & {self.mask_bit(self.mask_layout[0])})"
 
     def row_of(self, w, e):
