@@ -122,7 +122,7 @@ static double base_iterate(size_t n) {
     base_world_t w = base_populate(n, NULL);
     size_t reps = iteration_reps(n);
     double t0 = now_ns();
-    for (size_t r = 0; r < reps; r++) base_move(&w, bench_dt);
+    for (size_t r = 0; r < reps; r++) base_move(&w, bench_dt), frame_end();
     double t = now_ns() - t0;
     sink += w.px[n / 2];
     base_world_fini(&w);
@@ -145,6 +145,7 @@ static double base_iterate_sparse(size_t n) {
             x[i] += u[i] * s[i] * dt;
             y[i] += v[i] * s[i] * dt;
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     sink += px[m / 2];

@@ -139,32 +139,29 @@ static size_t forest_sources(ecs_entity_t *ids, size_t n) {
         uint64_t sum_ = 0;                                                                        \
         size_t reps_ = iteration_reps(m) / 10u + 1u;                                              \
         double t0_ = now_ns();                                                                    \
-        for (size_t r_ = 0; r_ < reps_; r_++)                                                     \
+        for (size_t r_ = 0; r_ < reps_; r_++, frame_end())                                        \
             for (size_t k_ = 0; k_ < (m); k_++) sum_ += get(w, ids[k_]).field;                    \
         ns_per_get = (now_ns() - t0_) / (double)reps_ / (double)(m);                              \
         sink += (float)sum_;                                                                      \
     } while (0)
 
-static double rel_get(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    benchrel_world_t *w = rel_forest(n, ids);
-    size_t m = forest_sources(ids, n);
-    double t;
-    TIME_GETS(benchrel_get_child_of, w, target, ids, m, t);
-    benchrel_world_free(w);
-    free(ids);
-    return t;
-}
-static double rel_get_plain(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    benchrel_world_t *w = rel_forest(n, ids);
-    size_t m = forest_sources(ids, n);
-    double t;
-    TIME_GETS(benchrel_get_peer, w, to, ids, m, t);
-    benchrel_world_free(w);
-    free(ids);
-    return t;
-}
+/* A workload: ns per `get(w, id).field` over the sources of a FOREST made by forest_fn, a
+ * world of schema S. */
+#define GET_WORKLOAD(name, S, forest_fn, get, field)                                            \
+    static double name(size_t n) {                                                                \
+        ecs_entity_t *ids = xmalloc(n * sizeof *ids);                                             \
+        S##_world_t *w = forest_fn(n, ids);                                                       \
+        size_t m = forest_sources(ids, n);                                                        \
+        double t;                                                                                 \
+        TIME_GETS(get, w, field, ids, m, t);                                                      \
+        S##_world_free(w);                                                                        \
+        free(ids);                                                                                \
+        return t;                                                                                 \
+    }
+
+GET_WORKLOAD(rel_get, benchrel, rel_forest, benchrel_get_child_of, target)
+GET_WORKLOAD(rel_get_plain, benchrel, rel_forest, benchrel_get_peer, to)
+
 /* The same gets with the relation, and peer, in slot storage (bench/benchrelslot.json): a
  * row is the slot, no sparse entry. */
 static benchrelslot_world_t *slot_forest_world;
@@ -186,26 +183,9 @@ static benchrelslot_world_t *slot_forest(size_t n, ecs_entity_t *ids) {
     FOREST(n, slot_make)
     return slot_forest_world;
 }
-static double rel_get_slot(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    benchrelslot_world_t *w = slot_forest(n, ids);
-    size_t m = forest_sources(ids, n);
-    double t;
-    TIME_GETS(benchrelslot_get_child_of, w, target, ids, m, t);
-    benchrelslot_world_free(w);
-    free(ids);
-    return t;
-}
-static double rel_get_slot_plain(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    benchrelslot_world_t *w = slot_forest(n, ids);
-    size_t m = forest_sources(ids, n);
-    double t;
-    TIME_GETS(benchrelslot_get_peer, w, to, ids, m, t);
-    benchrelslot_world_free(w);
-    free(ids);
-    return t;
-}
+GET_WORKLOAD(rel_get_slot, benchrelslot, slot_forest, benchrelslot_get_child_of, target)
+GET_WORKLOAD(rel_get_slot_plain, benchrelslot, slot_forest, benchrelslot_get_peer, to)
+
 /* Hand-written: the parent's id of a source (its generation checked, as get's assert does). */
 static inline uint64_t hw_parent_of(const hw_tree_t *t, uint64_t e) {
     uint32_t s = (uint32_t)e;
@@ -222,7 +202,7 @@ static double hw_get(size_t n) {
     uint64_t sum = 0;
     size_t reps = iteration_reps(m) / 10u + 1u;
     double t0 = now_ns();
-    for (size_t r = 0; r < reps; r++)
+    for (size_t r = 0; r < reps; r++, frame_end())
         for (size_t k = 0; k < m; k++) sum += hw_parent_of(&t, ids[k]);
     el = (now_ns() - t0) / (double)reps / (double)m;
     sink += (float)sum;
@@ -384,6 +364,7 @@ static double rel_propagate(size_t n) {
                 gx[i] = gx[p] + lx[i], gy[i] = gy[p] + ly[i];
             }
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     if (gx[ecs_entity_index(ids[n - 2])] < 1.0f) fail("propagate: not propagated");
@@ -415,7 +396,7 @@ static double hw_propagate(size_t n) {
     size_t reps = iteration_reps(n);
     hw_propagate_pass(parent, lx, ly, gx, gy, n); /* one pass before the clock, as rel_propagate makes */
     double t0 = now_ns();
-    for (size_t r = 0; r < reps; r++) hw_propagate_pass(parent, lx, ly, gx, gy, n);
+    for (size_t r = 0; r < reps; r++) hw_propagate_pass(parent, lx, ly, gx, gy, n), frame_end();
     double t = now_ns() - t0;
     sink += gx[n / 2];
     free(parent), free(lx), free(ly), free(gx), free(gy);

@@ -94,7 +94,7 @@ static double W(iterate_view)(size_t n) {
     if (S(query_move)(w).count != n) fail("move view: wrong count");
     size_t reps = iteration_reps(n);
     double t0 = now_ns();
-    for (size_t r = 0; r < reps; r++) W(move_view)(w, bench_dt);
+    for (size_t r = 0; r < reps; r++) W(move_view)(w, bench_dt), frame_end();
     double t = now_ns() - t0;
     sink += SU(_CELL_position)(w->components.position, x, n / 2);
     S(world_free)(w);
@@ -113,6 +113,7 @@ static double W(iterate_view_changed)(size_t n) {
         ecs_entity_t e = ids[(r * 7919u) % n];
         if (!S(remove_velocity)(w, e) || !S(add_velocity)(w, e, (S(velocity_t)){ 1.0f, 2.0f })) fail("view changed: remove+add failed");
         W(move_view)(w, bench_dt);
+        frame_end();
     }
     double t = now_ns() - t0;
     if (S(query_move)(w).count != n) fail("view changed: wrong count");
@@ -135,6 +136,7 @@ static double W(iterate_view_2_threads)(size_t n) {
             SU(MOVE_FIELD)(v, position, x, i) += SU(MOVE_FIELD)(v, velocity, x, i) * dt;
             SU(MOVE_FIELD)(v, position, y, i) += SU(MOVE_FIELD)(v, velocity, y, i) * dt;
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     sink += SU(_CELL_position)(w->components.position, x, n / 2);
@@ -153,6 +155,7 @@ static double W(iterate_each)(size_t n) {
             SU(FIELD)(it, position, x) += SU(FIELD)(it, velocity, x) * dt;
             SU(FIELD)(it, position, y) += SU(FIELD)(it, velocity, y) * dt;
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     sink += SU(_CELL_position)(w->components.position, x, n / 2);
@@ -171,6 +174,7 @@ static double W(iterate_system)(size_t n) {
             SU(FIELD)(it, position, x) += SU(FIELD)(it, velocity, x) * dt;
             SU(FIELD)(it, position, y) += SU(FIELD)(it, velocity, y) * dt;
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     sink += SU(_CELL_position)(w->components.position, x, n / 2);
@@ -192,6 +196,7 @@ static double W(iterate_sparse)(size_t n) {
             SU(MOVE_DATA_FIELD)(v, position, x, i) += SU(MOVE_DATA_FIELD)(v, velocity, x, i) * d * dt;
             SU(MOVE_DATA_FIELD)(v, position, y, i) += SU(MOVE_DATA_FIELD)(v, velocity, y, i) * d * dt;
         }
+        frame_end();
     }
     double t = now_ns() - t0;
     sink += SU(_CELL_position)(w->components.position, x, n / 2);
