@@ -344,16 +344,16 @@ static double hw_tree(size_t n) {
 
 /* ---- depth-first transform propagation: global = target's global + local ------------------ */
 
-static double rel_propagate(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    benchrel_world_t *w = rel_forest(n, ids);
+/* ns per entity of a propagation over w's forest of n entities (made with local set, the
+ * last one a source); frees w. */
+static double rel_propagate_world(benchrel_world_t *w, size_t n, ecs_entity_t last) {
     float *restrict lx = w->components.local.x, *restrict ly = w->components.local.y;
     float *restrict gx = w->components.global.x, *restrict gy = w->components.global.y;
     size_t reps = iteration_reps(n), visited = 0;
     /* The first loop builds the cached order (as the baseline's arrays are put in pre-order
      * before its clock): timed are the frames after it, until the hierarchy changes. */
     BENCHREL_EACH_CHILD_OF_DEPTH_FIRST(w, it) visited++;
-    if (visited != n - (n % 1111u == 1u)) fail("propagate: wrong count"); /* a last tree of one is no forest */
+    if (visited != n) fail("propagate: wrong count");
     double t0 = now_ns();
     for (size_t r = 0; r < reps; r++) {
         BENCHREL_EACH_CHILD_OF_DEPTH_FIRST(w, it) { /* slot storage: the row is the slot */
@@ -367,11 +367,43 @@ static double rel_propagate(size_t n) {
         frame_end();
     }
     double t = now_ns() - t0;
-    if (gx[ecs_entity_index(ids[n - 2])] < 1.0f) fail("propagate: not propagated");
+    if (gx[ecs_entity_index(last)] < 1.0f) fail("propagate: not propagated");
     sink += gx[n / 2];
     benchrel_world_free(w);
-    free(ids);
     return t / (double)(reps * n);
+}
+/* The forest made in pre-order: its slots are its depth-first order (one run). */
+static double rel_propagate(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    benchrel_world_t *w = rel_forest(n, ids);
+    ecs_entity_t last = ids[n - 2];
+    free(ids);
+    return rel_propagate_world(w, n - (n % 1111u == 1u), last); /* a last tree of one is no forest */
+}
+/* The same trees (n / 1111 of them) made level by level: every root, then every child, ...,
+ * so that the depth-first order is not the slots' and the loop loads each slot. */
+static double rel_propagate_levels(size_t n) {
+    size_t trees = n / 1111u ? n / 1111u : 1u, count = trees, made = 0;
+    ecs_entity_t *level = xmalloc(trees * 1000u * sizeof *level), *next = xmalloc(trees * 1000u * sizeof *next);
+    benchrel_world_t *w = benchrel_world_new();
+    if (!w) fail("out of memory");
+    for (size_t depth = 0; depth < 4; depth++) {
+        size_t m = 0;
+        for (size_t k = 0; k < (depth ? count * 10u : trees); k++) {
+            ecs_entity_t parent = depth ? level[k / 10u] : ECS_NULL;
+            ecs_entity_t e = benchrel_spawn(w, &(benchrel_spawn_desc_t){
+                .local = &(benchrel_local_t){ 1.0f, (float)(made & 3) },
+                .global = &(benchrel_global_t){ 0, 0 },
+                .child_of = parent ? &(benchrel_child_of_t){ parent } : NULL });
+            if (e == ECS_NULL) fail("spawn failed");
+            next[m++] = e, made++;
+        }
+        ecs_entity_t *t = level;
+        level = next, next = t, count = m;
+    }
+    ecs_entity_t last = level[count - 1u];
+    free(level), free(next);
+    return rel_propagate_world(w, made, last);
 }
 /* One propagation over arrays already in pre-order, each node's parent an index before it
  * (-1: a root). */
@@ -428,5 +460,6 @@ static const workload_t rel_workloads[] = {
     { "tree 1111 (vs create+destroy)", "entity", rel_tree, rel_tree_plain, false },
     { "tree 1111 (vs hand-written)", "entity", rel_tree, hw_tree, false },
     { "depth-first propagate", "entity", rel_propagate, hw_propagate, false },
+    { "depth-first propagate, made by levels", "entity", rel_propagate_levels, hw_propagate, false },
     { "rel index memory", "bytes/entity", rel_memory, hw_memory, true },
 };

@@ -19,7 +19,8 @@ class Relation:
         self.of_next_fn = n.internal(r, "of", "next")
         self.df_iter_type = n.internal(r, "df_iter_t")
         self.df_begin_fn = n.internal(r, "df", "begin")
-        self.df_next_fn = n.internal(r, "df", "next")
+        self.df_next_fn = n.internal(r, "df", "next")  # the next segment of the order
+        self.df_load_fn = n.internal(r, "df", "load")  # the segment's current entity into the iterator
         self.df_root_fn = n.internal(r, "df", "root")
         self.df_walk_fn = n.internal(r, "df", "walk")  # the links' pre-order, one step
         self.df_step_fn = n.internal(r, "df", "step")

@@ -459,6 +459,30 @@ static void test_depth_first_slot_order(void) {
     }
     CHECK_EQ(seen, (size_t)w->entities.used);
     CHECK_EQ(out_of_order, 0);
+    CHECK_EQ(w->relations.child_of.order_run, w->entities.used); /* all one run: no slot loaded */
+    /* break ends the loop, in the run and in the rest after it; continue goes on */
+    size_t counted = 0;
+    REL_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        if (++counted == 7) break;
+    }
+    CHECK_EQ(counted, 7);
+    ecs_entity_t last = ecs_entity_make(w->entities.used - 1u, w->entities.generation[w->entities.used - 1u]);
+    CHECK(rel_set_child_of(w, last, (rel_child_of_t){ ecs_entity_make(0, w->entities.generation[0]) })); /* the run ends */
+    size_t in_run = 0, after_run = 0, skipped = 0;
+    uint32_t run = 0;
+    REL_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        run = w->relations.child_of.order_run;
+        if (it.id == last) {
+            skipped++;
+            continue;
+        }
+        if (in_run < run) in_run++;
+        else if (++after_run == 2) break;
+    }
+    CHECK(run > 0 && run < w->entities.used);
+    CHECK_EQ(in_run, run);
+    CHECK_EQ(after_run, 2);
+    CHECK_EQ(skipped, 1); /* last comes after slot 0's own tree, where the run ends */
     rel_world_free(w);
 }
 

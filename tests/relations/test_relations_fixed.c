@@ -51,6 +51,17 @@ int main(void) {
     CHECK_EQ(slot_errors, 0);
     for (uint32_t i = 0; i < w->entities.used; i++) CHECK(seen[i] <= 1);
     free(seen);
+    /* break ends the walk; continue goes on to the next entity */
+    size_t before_break = 0, continued = 0;
+    RELF_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        if (++before_break == 100) break;
+    }
+    CHECK_EQ(before_break, 100);
+    RELF_EACH_CHILD_OF_DEPTH_FIRST(w, it) {
+        if (it.target == ECS_NULL) continue;
+        continued++;
+    }
+    CHECK_EQ(continued, members);
     /* fill the world: the index never grows, spawns past the limit fail cleanly */
     size_t n = relf_count(w);
     while (relf_spawn(w, &(relf_spawn_desc_t){ .child_of = &(relf_child_of_t){ b } }) != ECS_NULL) n++;
