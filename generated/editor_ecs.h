@@ -305,11 +305,11 @@ ECS_ALWAYS_INLINE ecs_entity_t editor_spawn(editor_world_t *w, const editor_spaw
         (uint64_t)(desc->player != 0) << 4 | (uint64_t)(desc->selected != 0) << 5 | (uint64_t)(desc->gizmo != 0) << 6;
     if (__builtin_constant_p(b0)) {
         const void *parts[7]; /* only the named components' are set */
-        if (b0 & (UINT64_C(1) << 0)) parts[0] = desc->position;
-        if (b0 & (UINT64_C(1) << 1)) parts[1] = desc->velocity;
-        if (b0 & (UINT64_C(1) << 2)) parts[2] = desc->health;
-        if (b0 & (UINT64_C(1) << 3)) parts[3] = desc->name;
-        if (b0 & (UINT64_C(1) << 6)) parts[6] = desc->gizmo;
+        if (b0 & (UINT64_C(1) << 0)) { parts[0] = desc->position; }
+        if (b0 & (UINT64_C(1) << 1)) { parts[1] = desc->velocity; }
+        if (b0 & (UINT64_C(1) << 2)) { parts[2] = desc->health; }
+        if (b0 & (UINT64_C(1) << 3)) { parts[3] = desc->name; }
+        if (b0 & (UINT64_C(1) << 6)) { parts[6] = desc->gizmo; }
         return editor__spawn_bits(w, (editor__spawn_bits_t){ { b0 } }, parts);
     }
 #endif
@@ -394,8 +394,8 @@ static inline void editor__position_write(editor_position_pool_t *p, uint32_t ro
 static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_position_t *v = (const editor_position_t *)value;
     editor_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[0])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
@@ -409,8 +409,8 @@ static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uin
     EDITOR__CHECK_ERASE(w, e, "editor_remove_position of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -423,11 +423,11 @@ static inline void editor_on_position(editor_world_t *w, const editor_hooks_t *h
 }
 
 static inline bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__position_insert(w, e, &v)) return false;
+        if (!editor__position_insert(w, e, &v)) { return false; }
         editor__position_groups_after_add(w, e);
         return true;
     }
@@ -436,7 +436,7 @@ static inline bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor
 }
 
 static inline bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !editor__position_insert(w, e, &v))
         return false;
@@ -445,10 +445,10 @@ static inline bool editor_add_position(editor_world_t *w, ecs_entity_t e, editor
 }
 
 static inline bool editor_remove_position(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[0], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     editor__position_erase(w, e, row);
@@ -460,7 +460,7 @@ static inline editor_position_t editor_get_position(const editor_world_t *w, ecs
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_position: stale id or no position");
     editor_position_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -498,8 +498,8 @@ static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t ro
 static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_velocity_t *v = (const editor_velocity_t *)value;
     editor_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[1])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
@@ -513,8 +513,8 @@ static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uin
     EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -527,11 +527,11 @@ static inline void editor_on_velocity(editor_world_t *w, const editor_hooks_t *h
 }
 
 static inline bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!editor__velocity_insert(w, e, &v)) return false;
+        if (!editor__velocity_insert(w, e, &v)) { return false; }
         editor__velocity_groups_after_add(w, e);
         return true;
     }
@@ -540,7 +540,7 @@ static inline bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor
 }
 
 static inline bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !editor__velocity_insert(w, e, &v))
         return false;
@@ -549,10 +549,10 @@ static inline bool editor_add_velocity(editor_world_t *w, ecs_entity_t e, editor
 }
 
 static inline bool editor_remove_velocity(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[1], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     editor__velocity_erase(w, e, row);
@@ -564,7 +564,7 @@ static inline editor_velocity_t editor_get_velocity(const editor_world_t *w, ecs
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_velocity: stale id or no velocity");
     editor_velocity_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -602,8 +602,8 @@ static inline void editor__health_write(editor_health_pool_t *p, uint32_t row, c
 static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_health_t *v = (const editor_health_t *)value;
     editor_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[2])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
@@ -617,8 +617,8 @@ static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint3
     EDITOR__CHECK_ERASE(w, e, "editor_remove_health of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
+    if (from == row) { return; }
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -629,25 +629,25 @@ static inline void editor_on_health(editor_world_t *w, const editor_hooks_t *hoo
 }
 
 static inline bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return editor__health_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return editor__health_insert(w, e, &v); }
     editor__health_write(&w->components.health, row, &v);
     return true;
 }
 
 static inline bool editor_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            editor__health_insert(w, e, &v);
 }
 
 static inline bool editor_remove_health(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[2], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__health_erase(w, e, row);
     return true;
 }
@@ -657,7 +657,7 @@ static inline editor_health_t editor_get_health(const editor_world_t *w, ecs_ent
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_health: stale id or no health");
     editor_health_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -694,8 +694,8 @@ static inline void editor__name_write(editor_name_pool_t *p, uint32_t row, const
 static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_name_t *v = (const editor_name_t *)value;
     editor_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[3])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
@@ -709,8 +709,8 @@ static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_
     EDITOR__CHECK_ERASE(w, e, "editor_remove_name of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
+    if (from == row) { return; }
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -720,25 +720,25 @@ static inline void editor_on_name(editor_world_t *w, const editor_hooks_t *hooks
 }
 
 static inline bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return editor__name_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return editor__name_insert(w, e, &v); }
     editor__name_write(&w->components.name, row, &v);
     return true;
 }
 
 static inline bool editor_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            editor__name_insert(w, e, &v);
 }
 
 static inline bool editor_remove_name(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[3], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__name_erase(w, e, row);
     return true;
 }
@@ -748,7 +748,7 @@ static inline editor_name_t editor_get_name(const editor_world_t *w, ecs_entity_
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_name: stale id or no name");
     editor_name_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -778,8 +778,8 @@ static inline size_t editor_count_player(const editor_world_t *w) {
 static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     editor_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[4])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
@@ -793,7 +793,7 @@ static inline void editor__player_erase(editor_world_t *w, ecs_entity_t e, uint3
     EDITOR__CHECK_ERASE(w, e, "editor_remove_player of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_player and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 4); }
 }
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -802,16 +802,16 @@ static inline void editor_on_player(editor_world_t *w, const editor_hooks_t *hoo
 }
 
 static inline bool editor_add_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            editor__player_insert(w, e, NULL);
 }
 
 static inline bool editor_remove_player(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[4], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__player_erase(w, e, row);
     return true;
 }
@@ -830,8 +830,8 @@ static inline size_t editor_count_selected(const editor_world_t *w) {
 static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     editor_selected_pool_t *p = &w->components.selected;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[5])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
@@ -845,7 +845,7 @@ static inline void editor__selected_erase(editor_world_t *w, ecs_entity_t e, uin
     EDITOR__CHECK_ERASE(w, e, "editor_remove_selected of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_selected and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove selected");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
 }
 
 /* Sets selected's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -854,16 +854,16 @@ static inline void editor_on_selected(editor_world_t *w, const editor_hooks_t *h
 }
 
 static inline bool editor_add_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.selected.set, e) == ECS_ROW_NONE &&
            editor__selected_insert(w, e, NULL);
 }
 
 static inline bool editor_remove_selected(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[5], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.selected.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__selected_erase(w, e, row);
     return true;
 }
@@ -888,8 +888,8 @@ static inline void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, con
 static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const void *value) {
     const editor_gizmo_t *v = (const editor_gizmo_t *)value;
     editor_gizmo_pool_t *p = &w->components.gizmo;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &editor_meta.components[6])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
@@ -903,8 +903,8 @@ static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32
     EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove gizmo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
+    if (from == row) { return; }
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
 }
@@ -915,25 +915,25 @@ static inline void editor_on_gizmo(editor_world_t *w, const editor_hooks_t *hook
 }
 
 static inline bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return editor__gizmo_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return editor__gizmo_insert(w, e, &v); }
     editor__gizmo_write(&w->components.gizmo, row, &v);
     return true;
 }
 
 static inline bool editor_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.gizmo.set, e) == ECS_ROW_NONE &&
            editor__gizmo_insert(w, e, &v);
 }
 
 static inline bool editor_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return editor__change(w, &editor_meta.components[6], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     editor__gizmo_erase(w, e, row);
     return true;
 }
@@ -943,7 +943,7 @@ static inline editor_gizmo_t editor_get_gizmo(const editor_world_t *w, ecs_entit
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "editor_get_gizmo: stale id or no gizmo");
     editor_gizmo_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.kind = p->kind[row];
     v.size = p->size[row];
     return v;
@@ -1163,15 +1163,15 @@ void editor__groups_flush(editor_world_t *w);
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t editor__cursor(editor_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
-    if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
-    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities);
+    if (w->pending.count || w->pending.overflow) { editor__groups_flush(w); }
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) { return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities); }
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see EDITOR__DIRECT); false when done, or when the body
  * left the last run early (break). */
 static inline bool editor__step(editor_iter_t *it) {
     ecs_cursor_t *cur = &it->cursor__;
-    if (it->n__ > it->lo__) return false;
+    if (it->n__ > it->lo__) { return false; }
     uint32_t i = cur->next < *cur->limit ? cur->next : *cur->limit;
     if (cur->aligned) { /* an owning group: all its rows in one run */
         cur->next = 0;
@@ -1179,7 +1179,7 @@ static inline bool editor__step(editor_iter_t *it) {
         it->n__ = i;
         return i != 0;
     }
-    if (!ecs_cursor_step(cur, &it->id)) return false;
+    if (!ecs_cursor_step(cur, &it->id)) { return false; }
     it->lo__ = cur->next;
     it->n__ = cur->next + 1u;
     return true;
@@ -1244,7 +1244,7 @@ typedef struct editor_movement_view {
 #define EDITOR_MOVEMENT_FIELD(v, c, f, i) EDITOR__CELL_##c((v).c, f, (EDITOR__CHECK_VIEW(v, "editor_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the editor_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
-    if (w->pending.count || w->pending.overflow) editor__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) { editor__groups_flush(w); }
     return (editor_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.id,

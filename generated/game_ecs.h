@@ -455,15 +455,15 @@ ECS_ALWAYS_INLINE ecs_entity_t game_spawn(game_world_t *w, const game_spawn_desc
         (uint64_t)(desc->frozen != 0) << 12;
     if (__builtin_constant_p(b0)) {
         const void *parts[13]; /* only the named components' are set */
-        if (b0 & (UINT64_C(1) << 0)) parts[0] = desc->position;
-        if (b0 & (UINT64_C(1) << 1)) parts[1] = desc->velocity;
-        if (b0 & (UINT64_C(1) << 2)) parts[2] = desc->health;
-        if (b0 & (UINT64_C(1) << 3)) parts[3] = desc->name;
-        if (b0 & (UINT64_C(1) << 4)) parts[4] = desc->target;
-        if (b0 & (UINT64_C(1) << 5)) parts[5] = desc->cargo;
-        if (b0 & (UINT64_C(1) << 6)) parts[6] = desc->mood;
-        if (b0 & (UINT64_C(1) << 7)) parts[7] = desc->lifetime;
-        if (b0 & (UINT64_C(1) << 8)) parts[8] = desc->radius;
+        if (b0 & (UINT64_C(1) << 0)) { parts[0] = desc->position; }
+        if (b0 & (UINT64_C(1) << 1)) { parts[1] = desc->velocity; }
+        if (b0 & (UINT64_C(1) << 2)) { parts[2] = desc->health; }
+        if (b0 & (UINT64_C(1) << 3)) { parts[3] = desc->name; }
+        if (b0 & (UINT64_C(1) << 4)) { parts[4] = desc->target; }
+        if (b0 & (UINT64_C(1) << 5)) { parts[5] = desc->cargo; }
+        if (b0 & (UINT64_C(1) << 6)) { parts[6] = desc->mood; }
+        if (b0 & (UINT64_C(1) << 7)) { parts[7] = desc->lifetime; }
+        if (b0 & (UINT64_C(1) << 8)) { parts[8] = desc->radius; }
         return game__spawn_bits(w, (game__spawn_bits_t){ { b0 } }, parts);
     }
 #endif
@@ -552,8 +552,8 @@ static inline void game__position_write(game_position_pool_t *p, uint32_t row, c
 static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_position_t *v = (const game_position_t *)value;
     game_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[0])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
@@ -567,8 +567,8 @@ static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_
     GAME__CHECK_ERASE(w, e, "game_remove_position of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -582,11 +582,11 @@ static inline void game_on_position(game_world_t *w, const game_hooks_t *hooks) 
 
 static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
     GAME__CHECK_WRITE(0u, "game_set_position");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[0], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__position_insert(w, e, &v)) return false;
+        if (!game__position_insert(w, e, &v)) { return false; }
         game__position_groups_after_add(w, e);
         return true;
     }
@@ -595,7 +595,7 @@ static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_posit
 }
 
 static inline bool game_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[0], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !game__position_insert(w, e, &v))
         return false;
@@ -604,10 +604,10 @@ static inline bool game_add_position(game_world_t *w, ecs_entity_t e, game_posit
 }
 
 static inline bool game_remove_position(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[0], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     game__position_erase(w, e, row);
@@ -619,7 +619,7 @@ static inline game_position_t game_get_position(const game_world_t *w, ecs_entit
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_position: stale id or no position");
     game_position_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -658,8 +658,8 @@ static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, c
 static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_velocity_t *v = (const game_velocity_t *)value;
     game_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[1])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
@@ -673,8 +673,8 @@ static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_
     GAME__CHECK_ERASE(w, e, "game_remove_velocity of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -688,11 +688,11 @@ static inline void game_on_velocity(game_world_t *w, const game_hooks_t *hooks) 
 
 static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
     GAME__CHECK_WRITE(1u, "game_set_velocity");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[1], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__velocity_insert(w, e, &v)) return false;
+        if (!game__velocity_insert(w, e, &v)) { return false; }
         game__velocity_groups_after_add(w, e);
         return true;
     }
@@ -701,7 +701,7 @@ static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_veloc
 }
 
 static inline bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[1], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !game__velocity_insert(w, e, &v))
         return false;
@@ -710,10 +710,10 @@ static inline bool game_add_velocity(game_world_t *w, ecs_entity_t e, game_veloc
 }
 
 static inline bool game_remove_velocity(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[1], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     game__velocity_erase(w, e, row);
@@ -725,7 +725,7 @@ static inline game_velocity_t game_get_velocity(const game_world_t *w, ecs_entit
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_velocity: stale id or no velocity");
     game_velocity_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -764,8 +764,8 @@ static inline void game__health_write(game_health_pool_t *p, uint32_t row, const
 static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_health_t *v = (const game_health_t *)value;
     game_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[2])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
@@ -779,8 +779,8 @@ static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_health of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
+    if (from == row) { return; }
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -792,25 +792,25 @@ static inline void game_on_health(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
     GAME__CHECK_WRITE(2u, "game_set_health");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[2], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return game__health_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__health_insert(w, e, &v); }
     game__health_write(&w->components.health, row, &v);
     return true;
 }
 
 static inline bool game_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[2], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            game__health_insert(w, e, &v);
 }
 
 static inline bool game_remove_health(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[2], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__health_erase(w, e, row);
     return true;
 }
@@ -820,7 +820,7 @@ static inline game_health_t game_get_health(const game_world_t *w, ecs_entity_t 
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_health: stale id or no health");
     game_health_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -858,8 +858,8 @@ static inline void game__name_write(game_name_pool_t *p, uint32_t row, const gam
 static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_name_t *v = (const game_name_t *)value;
     game_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[3])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
@@ -873,8 +873,8 @@ static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     GAME__CHECK_ERASE(w, e, "game_remove_name of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
+    if (from == row) { return; }
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -885,25 +885,25 @@ static inline void game_on_name(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
     GAME__CHECK_WRITE(3u, "game_set_name");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[3], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return game__name_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__name_insert(w, e, &v); }
     game__name_write(&w->components.name, row, &v);
     return true;
 }
 
 static inline bool game_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[3], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            game__name_insert(w, e, &v);
 }
 
 static inline bool game_remove_name(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[3], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__name_erase(w, e, row);
     return true;
 }
@@ -913,7 +913,7 @@ static inline game_name_t game_get_name(const game_world_t *w, ecs_entity_t e) {
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_name: stale id or no name");
     game_name_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -949,8 +949,8 @@ static inline void game__target_write(game_target_pool_t *p, uint32_t row, const
 static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_target_t *v = (const game_target_t *)value;
     game_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[4])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
@@ -964,8 +964,8 @@ static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_target of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 4); }
+    if (from == row) { return; }
     p->entity[row] = p->entity[from];
 }
 
@@ -976,25 +976,25 @@ static inline void game_on_target(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
     GAME__CHECK_WRITE(4u, "game_set_target");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[4], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return game__target_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__target_insert(w, e, &v); }
     game__target_write(&w->components.target, row, &v);
     return true;
 }
 
 static inline bool game_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[4], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            game__target_insert(w, e, &v);
 }
 
 static inline bool game_remove_target(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[4], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__target_erase(w, e, row);
     return true;
 }
@@ -1004,7 +1004,7 @@ static inline game_target_t game_get_target(const game_world_t *w, ecs_entity_t 
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_target: stale id or no target");
     game_target_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.entity = p->entity[row];
     return v;
 }
@@ -1041,8 +1041,8 @@ static inline void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const g
 static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_cargo_t *v = (const game_cargo_t *)value;
     game_cargo_pool_t *p = &w->components.cargo;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[5])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
@@ -1056,8 +1056,8 @@ static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t r
     GAME__CHECK_ERASE(w, e, "game_remove_cargo of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove cargo");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
+    if (from == row) { return; }
     memcpy(p->items[row], p->items[from], sizeof p->items[row]);
     p->count[row] = p->count[from];
 }
@@ -1069,25 +1069,25 @@ static inline void game_on_cargo(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
     GAME__CHECK_WRITE(5u, "game_set_cargo");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[5], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return game__cargo_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__cargo_insert(w, e, &v); }
     game__cargo_write(&w->components.cargo, row, &v);
     return true;
 }
 
 static inline bool game_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[5], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.cargo.set, e) == ECS_ROW_NONE &&
            game__cargo_insert(w, e, &v);
 }
 
 static inline bool game_remove_cargo(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[5], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__cargo_erase(w, e, row);
     return true;
 }
@@ -1097,7 +1097,7 @@ static inline game_cargo_t game_get_cargo(const game_world_t *w, ecs_entity_t e)
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_cargo: stale id or no cargo");
     game_cargo_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     memcpy(v.items, p->items[row], sizeof v.items);
     v.count = p->count[row];
     return v;
@@ -1135,8 +1135,8 @@ static inline void game__mood_write(game_mood_pool_t *p, uint32_t row, const gam
 static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_mood_t *v = (const game_mood_t *)value;
     game_mood_pool_t *p = &w->components.mood;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[6])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
@@ -1150,8 +1150,8 @@ static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     GAME__CHECK_ERASE(w, e, "game_remove_mood of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove mood");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
+    if (from == row) { return; }
     p->state[row] = p->state[from];
 }
 
@@ -1162,25 +1162,25 @@ static inline void game_on_mood(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
     GAME__CHECK_WRITE(6u, "game_set_mood");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[6], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return game__mood_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__mood_insert(w, e, &v); }
     game__mood_write(&w->components.mood, row, &v);
     return true;
 }
 
 static inline bool game_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[6], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.mood.set, e) == ECS_ROW_NONE &&
            game__mood_insert(w, e, &v);
 }
 
 static inline bool game_remove_mood(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[6], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__mood_erase(w, e, row);
     return true;
 }
@@ -1190,7 +1190,7 @@ static inline game_mood_t game_get_mood(const game_world_t *w, ecs_entity_t e) {
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_mood: stale id or no mood");
     game_mood_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.state = p->state[row];
     return v;
 }
@@ -1226,8 +1226,8 @@ static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, c
 static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_lifetime_t *v = (const game_lifetime_t *)value;
     game_lifetime_pool_t *p = &w->components.lifetime;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[7])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
@@ -1241,8 +1241,8 @@ static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_
     GAME__CHECK_ERASE(w, e, "game_remove_lifetime of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove lifetime");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 7); }
+    if (from == row) { return; }
     p->seconds[row] = p->seconds[from];
 }
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e);
@@ -1255,11 +1255,11 @@ static inline void game_on_lifetime(game_world_t *w, const game_hooks_t *hooks) 
 
 static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
     GAME__CHECK_WRITE(7u, "game_set_lifetime");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[7], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!game__lifetime_insert(w, e, &v)) return false;
+        if (!game__lifetime_insert(w, e, &v)) { return false; }
         game__lifetime_groups_after_add(w, e);
         return true;
     }
@@ -1268,7 +1268,7 @@ static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifet
 }
 
 static inline bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[7], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.lifetime.set, e) != ECS_ROW_NONE ||
         !game__lifetime_insert(w, e, &v))
         return false;
@@ -1277,10 +1277,10 @@ static inline bool game_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifet
 }
 
 static inline bool game_remove_lifetime(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[7], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.lifetime.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__lifetime_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.lifetime.set, e); /* leaving groups moved it */
     game__lifetime_erase(w, e, row);
@@ -1292,7 +1292,7 @@ static inline game_lifetime_t game_get_lifetime(const game_world_t *w, ecs_entit
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_lifetime: stale id or no lifetime");
     game_lifetime_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.seconds = p->seconds[row];
     return v;
 }
@@ -1328,8 +1328,8 @@ static inline void game__radius_write(game_radius_pool_t *p, uint32_t row, const
 static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     const game_radius_t *v = (const game_radius_t *)value;
     game_radius_pool_t *p = &w->components.radius;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[8])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
@@ -1343,8 +1343,8 @@ static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_radius of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove radius");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 8);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 8); }
+    if (from == row) { return; }
     p->metres[row] = p->metres[from];
 }
 
@@ -1355,25 +1355,25 @@ static inline void game_on_radius(game_world_t *w, const game_hooks_t *hooks) {
 
 static inline bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
     GAME__CHECK_WRITE(8u, "game_set_radius");
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[8], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return game__radius_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return game__radius_insert(w, e, &v); }
     game__radius_write(&w->components.radius, row, &v);
     return true;
 }
 
 static inline bool game_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[8], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.radius.set, e) == ECS_ROW_NONE &&
            game__radius_insert(w, e, &v);
 }
 
 static inline bool game_remove_radius(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[8], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__radius_erase(w, e, row);
     return true;
 }
@@ -1383,7 +1383,7 @@ static inline game_radius_t game_get_radius(const game_world_t *w, ecs_entity_t 
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "game_get_radius: stale id or no radius");
     game_radius_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.metres = p->metres[row];
     return v;
 }
@@ -1414,8 +1414,8 @@ static inline size_t game_count_player(const game_world_t *w) {
 static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[9])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
@@ -1429,7 +1429,7 @@ static inline void game__player_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_player of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_player and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 9);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 9); }
 }
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -1438,16 +1438,16 @@ static inline void game_on_player(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_add_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[9], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            game__player_insert(w, e, NULL);
 }
 
 static inline bool game_remove_player(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[9], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__player_erase(w, e, row);
     return true;
 }
@@ -1466,8 +1466,8 @@ static inline size_t game_count_asteroid(const game_world_t *w) {
 static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_asteroid_pool_t *p = &w->components.asteroid;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[10])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
@@ -1481,7 +1481,7 @@ static inline void game__asteroid_erase(game_world_t *w, ecs_entity_t e, uint32_
     GAME__CHECK_ERASE(w, e, "game_remove_asteroid of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_asteroid and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove asteroid");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 10);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 10); }
 }
 
 /* Sets asteroid's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -1490,16 +1490,16 @@ static inline void game_on_asteroid(game_world_t *w, const game_hooks_t *hooks) 
 }
 
 static inline bool game_add_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[10], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE &&
            game__asteroid_insert(w, e, NULL);
 }
 
 static inline bool game_remove_asteroid(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[10], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.asteroid.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__asteroid_erase(w, e, row);
     return true;
 }
@@ -1518,8 +1518,8 @@ static inline size_t game_count_bullet(const game_world_t *w) {
 static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_bullet_pool_t *p = &w->components.bullet;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[11])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
@@ -1533,7 +1533,7 @@ static inline void game__bullet_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_bullet of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_bullet and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove bullet");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 11);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 11); }
 }
 
 /* Sets bullet's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -1542,16 +1542,16 @@ static inline void game_on_bullet(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_add_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[11], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE &&
            game__bullet_insert(w, e, NULL);
 }
 
 static inline bool game_remove_bullet(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[11], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.bullet.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__bullet_erase(w, e, row);
     return true;
 }
@@ -1570,8 +1570,8 @@ static inline size_t game_count_frozen(const game_world_t *w) {
 static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     game_frozen_pool_t *p = &w->components.frozen;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &game_meta.components[12])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
@@ -1585,7 +1585,7 @@ static inline void game__frozen_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     GAME__CHECK_ERASE(w, e, "game_remove_frozen of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_frozen and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove frozen");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 12);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 12); }
 }
 void game__frozen_groups_after_add(game_world_t *w, ecs_entity_t e);
 void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e);
@@ -1596,7 +1596,7 @@ static inline void game_on_frozen(game_world_t *w, const game_hooks_t *hooks) {
 }
 
 static inline bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[12], e, ECS_META_OP_ADD, NULL); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.frozen.set, e) != ECS_ROW_NONE ||
         !game__frozen_insert(w, e, NULL))
         return false;
@@ -1605,10 +1605,10 @@ static inline bool game_add_frozen(game_world_t *w, ecs_entity_t e) {
 }
 
 static inline bool game_remove_frozen(game_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return game__change(w, &game_meta.components[12], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.frozen.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     game__frozen_erase(w, e, row);
     game__frozen_groups_after_remove(w, e);
     return true;
@@ -1870,15 +1870,15 @@ void game__groups_flush(game_world_t *w);
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t game__cursor(game_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
-    if (w->pending.count || w->pending.overflow) game__groups_flush(w);
-    if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0, &w->entities);
+    if (w->pending.count || w->pending.overflow) { game__groups_flush(w); }
+    if (n == 1 && signature == UINT64_C(0x26a943fb946d6a6f)) { return ecs_cursor_group(&w->components.lifetime.set, &w->groups.g0, &w->entities); }
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see GAME__DIRECT); false when done, or when the body
  * left the last run early (break). */
 static inline bool game__step(game_iter_t *it) {
     ecs_cursor_t *cur = &it->cursor__;
-    if (it->n__ > it->lo__) return false;
+    if (it->n__ > it->lo__) { return false; }
     uint32_t i = cur->next < *cur->limit ? cur->next : *cur->limit;
     if (cur->aligned) { /* an owning group: all its rows in one run */
         cur->next = 0;
@@ -1886,7 +1886,7 @@ static inline bool game__step(game_iter_t *it) {
         it->n__ = i;
         return i != 0;
     }
-    if (!ecs_cursor_step(cur, &it->id)) return false;
+    if (!ecs_cursor_step(cur, &it->id)) { return false; }
     it->lo__ = cur->next;
     it->n__ = cur->next + 1u;
     return true;
@@ -1963,7 +1963,7 @@ typedef struct game_movement_view {
 #define GAME_MOVEMENT_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
-    if (w->pending.count || w->pending.overflow) game__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) { game__groups_flush(w); }
     return (game_movement_view_t){
         .count = w->groups.g1,
         .entity = w->components.position.set.id,
@@ -1991,7 +1991,7 @@ typedef struct game_expiring_view {
 #define GAME_EXPIRING_FIELD(v, c, f, i) GAME__CELL_##c((v).c, f, (GAME__CHECK_VIEW(v, "game_query_expiring(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the game_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
-    if (w->pending.count || w->pending.overflow) game__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) { game__groups_flush(w); }
     return (game_expiring_view_t){
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.id,

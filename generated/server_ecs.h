@@ -321,12 +321,12 @@ ECS_ALWAYS_INLINE ecs_entity_t server_spawn(server_world_t *w, const server_spaw
         (uint64_t)(desc->player != 0) << 4 | (uint64_t)(desc->target != 0) << 5 | (uint64_t)(desc->connection != 0) << 6 | (uint64_t)(desc->replicated != 0) << 7;
     if (__builtin_constant_p(b0)) {
         const void *parts[8]; /* only the named components' are set */
-        if (b0 & (UINT64_C(1) << 0)) parts[0] = desc->position;
-        if (b0 & (UINT64_C(1) << 1)) parts[1] = desc->velocity;
-        if (b0 & (UINT64_C(1) << 2)) parts[2] = desc->health;
-        if (b0 & (UINT64_C(1) << 3)) parts[3] = desc->name;
-        if (b0 & (UINT64_C(1) << 5)) parts[5] = desc->target;
-        if (b0 & (UINT64_C(1) << 6)) parts[6] = desc->connection;
+        if (b0 & (UINT64_C(1) << 0)) { parts[0] = desc->position; }
+        if (b0 & (UINT64_C(1) << 1)) { parts[1] = desc->velocity; }
+        if (b0 & (UINT64_C(1) << 2)) { parts[2] = desc->health; }
+        if (b0 & (UINT64_C(1) << 3)) { parts[3] = desc->name; }
+        if (b0 & (UINT64_C(1) << 5)) { parts[5] = desc->target; }
+        if (b0 & (UINT64_C(1) << 6)) { parts[6] = desc->connection; }
         return server__spawn_bits(w, (server__spawn_bits_t){ { b0 } }, parts);
     }
 #endif
@@ -407,8 +407,8 @@ static inline void server__position_write(server_position_pool_t *p, uint32_t ro
 static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_position_t *v = (const server_position_t *)value;
     server_position_pool_t *p = &w->components.position;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[0])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
@@ -422,8 +422,8 @@ static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uin
     SERVER__CHECK_ERASE(w, e, "server_remove_position of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove position");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 0);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -436,11 +436,11 @@ static inline void server_on_position(server_world_t *w, const server_hooks_t *h
 }
 
 static inline bool server_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[0], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__position_insert(w, e, &v)) return false;
+        if (!server__position_insert(w, e, &v)) { return false; }
         server__position_groups_after_add(w, e);
         return true;
     }
@@ -449,7 +449,7 @@ static inline bool server_set_position(server_world_t *w, ecs_entity_t e, server
 }
 
 static inline bool server_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[0], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.position.set, e) != ECS_ROW_NONE ||
         !server__position_insert(w, e, &v))
         return false;
@@ -458,10 +458,10 @@ static inline bool server_add_position(server_world_t *w, ecs_entity_t e, server
 }
 
 static inline bool server_remove_position(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[0], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.position.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__position_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.position.set, e); /* leaving groups moved it */
     server__position_erase(w, e, row);
@@ -473,7 +473,7 @@ static inline server_position_t server_get_position(const server_world_t *w, ecs
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_position: stale id or no position");
     server_position_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -511,8 +511,8 @@ static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t ro
 static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_velocity_t *v = (const server_velocity_t *)value;
     server_velocity_pool_t *p = &w->components.velocity;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[1])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
@@ -526,8 +526,8 @@ static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uin
     SERVER__CHECK_ERASE(w, e, "server_remove_velocity of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove velocity");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 1);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
+    if (from == row) { return; }
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -540,11 +540,11 @@ static inline void server_on_velocity(server_world_t *w, const server_hooks_t *h
 }
 
 static inline bool server_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[1], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
     if (row == ECS_ROW_NONE) {
-        if (!server__velocity_insert(w, e, &v)) return false;
+        if (!server__velocity_insert(w, e, &v)) { return false; }
         server__velocity_groups_after_add(w, e);
         return true;
     }
@@ -553,7 +553,7 @@ static inline bool server_set_velocity(server_world_t *w, ecs_entity_t e, server
 }
 
 static inline bool server_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[1], e, ECS_META_OP_ADD, &v); }
     if (!ecs_entities_alive(&w->entities, e) || ecs_sparse_row(&w->components.velocity.set, e) != ECS_ROW_NONE ||
         !server__velocity_insert(w, e, &v))
         return false;
@@ -562,10 +562,10 @@ static inline bool server_add_velocity(server_world_t *w, ecs_entity_t e, server
 }
 
 static inline bool server_remove_velocity(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[1], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.velocity.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__velocity_groups_before_remove(w, e);
     row = ecs_sparse_row(&w->components.velocity.set, e); /* leaving groups moved it */
     server__velocity_erase(w, e, row);
@@ -577,7 +577,7 @@ static inline server_velocity_t server_get_velocity(const server_world_t *w, ecs
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_velocity: stale id or no velocity");
     server_velocity_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.x = p->x[row];
     v.y = p->y[row];
     return v;
@@ -615,8 +615,8 @@ static inline void server__health_write(server_health_pool_t *p, uint32_t row, c
 static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_health_t *v = (const server_health_t *)value;
     server_health_pool_t *p = &w->components.health;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[2])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
@@ -630,8 +630,8 @@ static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint3
     SERVER__CHECK_ERASE(w, e, "server_remove_health of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove health");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 2);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
+    if (from == row) { return; }
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -642,25 +642,25 @@ static inline void server_on_health(server_world_t *w, const server_hooks_t *hoo
 }
 
 static inline bool server_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[2], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return server__health_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return server__health_insert(w, e, &v); }
     server__health_write(&w->components.health, row, &v);
     return true;
 }
 
 static inline bool server_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[2], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.health.set, e) == ECS_ROW_NONE &&
            server__health_insert(w, e, &v);
 }
 
 static inline bool server_remove_health(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[2], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__health_erase(w, e, row);
     return true;
 }
@@ -670,7 +670,7 @@ static inline server_health_t server_get_health(const server_world_t *w, ecs_ent
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_health: stale id or no health");
     server_health_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.current = p->current[row];
     v.max = p->max[row];
     return v;
@@ -707,8 +707,8 @@ static inline void server__name_write(server_name_pool_t *p, uint32_t row, const
 static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_name_t *v = (const server_name_t *)value;
     server_name_pool_t *p = &w->components.name;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[3])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
@@ -722,8 +722,8 @@ static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_
     SERVER__CHECK_ERASE(w, e, "server_remove_name of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove name");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 3);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
+    if (from == row) { return; }
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -733,25 +733,25 @@ static inline void server_on_name(server_world_t *w, const server_hooks_t *hooks
 }
 
 static inline bool server_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[3], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return server__name_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return server__name_insert(w, e, &v); }
     server__name_write(&w->components.name, row, &v);
     return true;
 }
 
 static inline bool server_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[3], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.name.set, e) == ECS_ROW_NONE &&
            server__name_insert(w, e, &v);
 }
 
 static inline bool server_remove_name(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[3], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__name_erase(w, e, row);
     return true;
 }
@@ -761,7 +761,7 @@ static inline server_name_t server_get_name(const server_world_t *w, ecs_entity_
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_name: stale id or no name");
     server_name_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     memcpy(v.value, p->value[row], sizeof v.value);
     return v;
 }
@@ -791,8 +791,8 @@ static inline size_t server_count_player(const server_world_t *w) {
 static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     server_player_pool_t *p = &w->components.player;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[4])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
@@ -806,7 +806,7 @@ static inline void server__player_erase(server_world_t *w, ecs_entity_t e, uint3
     SERVER__CHECK_ERASE(w, e, "server_remove_player of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_player and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove player");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 4);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 4); }
 }
 
 /* Sets player's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -815,16 +815,16 @@ static inline void server_on_player(server_world_t *w, const server_hooks_t *hoo
 }
 
 static inline bool server_add_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[4], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE &&
            server__player_insert(w, e, NULL);
 }
 
 static inline bool server_remove_player(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[4], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.player.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__player_erase(w, e, row);
     return true;
 }
@@ -848,8 +848,8 @@ static inline void server__target_write(server_target_pool_t *p, uint32_t row, c
 static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_target_t *v = (const server_target_t *)value;
     server_target_pool_t *p = &w->components.target;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[5])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
@@ -863,8 +863,8 @@ static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint3
     SERVER__CHECK_ERASE(w, e, "server_remove_target of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove target");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 5);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
+    if (from == row) { return; }
     p->entity[row] = p->entity[from];
 }
 
@@ -874,25 +874,25 @@ static inline void server_on_target(server_world_t *w, const server_hooks_t *hoo
 }
 
 static inline bool server_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[5], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return server__target_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return server__target_insert(w, e, &v); }
     server__target_write(&w->components.target, row, &v);
     return true;
 }
 
 static inline bool server_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[5], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.target.set, e) == ECS_ROW_NONE &&
            server__target_insert(w, e, &v);
 }
 
 static inline bool server_remove_target(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[5], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__target_erase(w, e, row);
     return true;
 }
@@ -902,7 +902,7 @@ static inline server_target_t server_get_target(const server_world_t *w, ecs_ent
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_target: stale id or no target");
     server_target_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.entity = p->entity[row];
     return v;
 }
@@ -938,8 +938,8 @@ static inline void server__connection_write(server_connection_pool_t *p, uint32_
 static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     const server_connection_t *v = (const server_connection_t *)value;
     server_connection_pool_t *p = &w->components.connection;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[6])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
@@ -953,8 +953,8 @@ static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, u
     SERVER__CHECK_ERASE(w, e, "server_remove_connection of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove connection");
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 6);
-    if (from == row) return;
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
+    if (from == row) { return; }
     p->peer[row] = p->peer[from];
     p->ping_ms[row] = p->ping_ms[from];
 }
@@ -965,25 +965,25 @@ static inline void server_on_connection(server_world_t *w, const server_hooks_t 
 }
 
 static inline bool server_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[6], e, ECS_META_OP_SET, &v); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return server__connection_insert(w, e, &v);
+    if (row == ECS_ROW_NONE) { return server__connection_insert(w, e, &v); }
     server__connection_write(&w->components.connection, row, &v);
     return true;
 }
 
 static inline bool server_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[6], e, ECS_META_OP_ADD, &v); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.connection.set, e) == ECS_ROW_NONE &&
            server__connection_insert(w, e, &v);
 }
 
 static inline bool server_remove_connection(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[6], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__connection_erase(w, e, row);
     return true;
 }
@@ -993,7 +993,7 @@ static inline server_connection_t server_get_connection(const server_world_t *w,
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     assert(row != ECS_ROW_NONE && "server_get_connection: stale id or no connection");
     server_connection_t v = ECS_ZERO;
-    if (row == ECS_ROW_NONE) return v;
+    if (row == ECS_ROW_NONE) { return v; }
     v.peer = p->peer[row];
     v.ping_ms = p->ping_ms[row];
     return v;
@@ -1025,8 +1025,8 @@ static inline size_t server_count_replicated(const server_world_t *w) {
 static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, const void *value) {
     (void)value; /* a tag: none */
     server_replicated_pool_t *p = &w->components.replicated;
-    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) return false;
-    if (!ecs_sparse_reserve_page(&p->set, e)) return false;
+    if (p->set.count == p->set.capacity && !ecs_meta_grow_pool(w, &server_meta.components[7])) { return false; }
+    if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
     w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
@@ -1040,7 +1040,7 @@ static inline void server__replicated_erase(server_world_t *w, ecs_entity_t e, u
     SERVER__CHECK_ERASE(w, e, "server_remove_replicated of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_replicated and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove replicated");
     ecs_sparse_remove(&p->set, e, row);
-    if (p->set.count == 0) w->nonempty_pools[0] &= ~(UINT64_C(1) << 7);
+    if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 7); }
 }
 
 /* Sets replicated's hooks (NULL: none); a tag has no value: on_set is never called. */
@@ -1049,16 +1049,16 @@ static inline void server_on_replicated(server_world_t *w, const server_hooks_t 
 }
 
 static inline bool server_add_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL);
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[7], e, ECS_META_OP_ADD, NULL); }
     return ecs_entities_alive(&w->entities, e) && ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE &&
            server__replicated_insert(w, e, NULL);
 }
 
 static inline bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
-    if (w->hooks.any__) return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL);
-    if (!ecs_entities_alive(&w->entities, e)) return false;
+    if (w->hooks.any__) { return server__change(w, &server_meta.components[7], e, ECS_META_OP_REMOVE, NULL); }
+    if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.replicated.set, e);
-    if (row == ECS_ROW_NONE) return false;
+    if (row == ECS_ROW_NONE) { return false; }
     server__replicated_erase(w, e, row);
     return true;
 }
@@ -1272,15 +1272,15 @@ void server__groups_flush(server_world_t *w);
  * `none` terms (the signature, a sum of per-component constants, tells at compile time),
  * walk the group's packed rows and probe nothing; else the smallest pool. */
 static inline ecs_cursor_t server__cursor(server_world_t *w, size_t n, uint64_t signature, const ecs_walk_t *walks) {
-    if (w->pending.count || w->pending.overflow) server__groups_flush(w);
-    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities);
+    if (w->pending.count || w->pending.overflow) { server__groups_flush(w); }
+    if (n == 2 && signature == UINT64_C(0x30786bee6e7b6dd7)) { return ecs_cursor_group(&w->components.position.set, &w->groups.g0, &w->entities); }
     return ecs_cursor_smallest(n, walks);
 }
 /* The loop's next run of positions (see SERVER__DIRECT); false when done, or when the body
  * left the last run early (break). */
 static inline bool server__step(server_iter_t *it) {
     ecs_cursor_t *cur = &it->cursor__;
-    if (it->n__ > it->lo__) return false;
+    if (it->n__ > it->lo__) { return false; }
     uint32_t i = cur->next < *cur->limit ? cur->next : *cur->limit;
     if (cur->aligned) { /* an owning group: all its rows in one run */
         cur->next = 0;
@@ -1288,7 +1288,7 @@ static inline bool server__step(server_iter_t *it) {
         it->n__ = i;
         return i != 0;
     }
-    if (!ecs_cursor_step(cur, &it->id)) return false;
+    if (!ecs_cursor_step(cur, &it->id)) { return false; }
     it->lo__ = cur->next;
     it->n__ = cur->next + 1u;
     return true;
@@ -1354,7 +1354,7 @@ typedef struct server_movement_view {
 #define SERVER_MOVEMENT_FIELD(v, c, f, i) SERVER__CELL_##c((v).c, f, (SERVER__CHECK_VIEW(v, "server_query_movement(): its view was used after a structural change; inside a view loop record spawns with components, destroys, adds and removes with the server_defer_ calls and apply them after the loop (docs/iteration.md). The change"), (i)))
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
-    if (w->pending.count || w->pending.overflow) server__groups_flush(w);
+    if (w->pending.count || w->pending.overflow) { server__groups_flush(w); }
     return (server_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.id,
