@@ -648,7 +648,16 @@ ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *de
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
+#if EDITOR__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        editor_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     editor_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 
@@ -689,7 +698,16 @@ ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, co
     }
     return e;
 out_of_memory:
+#if EDITOR__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        editor_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     editor_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 

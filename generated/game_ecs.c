@@ -898,7 +898,16 @@ ecs_entity_t game__spawn_desc(game_world_t *w, const game_spawn_desc_t *desc) {
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
+#if GAME__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        game_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     game_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 
@@ -957,7 +966,16 @@ ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const vo
     }
     return e;
 out_of_memory:
+#if GAME__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        game_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     game_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 

@@ -708,7 +708,16 @@ ecs_entity_t server__spawn_desc(server_world_t *w, const server_spawn_desc_t *de
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
+#if SERVER__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        server_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     server_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 
@@ -751,7 +760,16 @@ ecs_entity_t server__spawn_bits(server_world_t *w, server__spawn_bits_t bits, co
     }
     return e;
 out_of_memory:
+#if SERVER__LOOP_CHECKS
+    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
+        const ecs_check_loop_t *loops = w->checks__.loops;
+        w->checks__.loops = NULL;
+        server_destroy(w, e);
+        w->checks__.loops = loops;
+    }
+#else
     server_destroy(w, e);
+#endif
     return ECS_NULL;
 }
 

@@ -32,6 +32,17 @@ static ecs_entity_t other_than(views_world_t *w, ecs_entity_t e) {
     return ECS_NULL;
 }
 
+/* An allocator that refuses to grow while `refusing` (frees and shrinks go through). */
+static bool refusing;
+static void *refusing_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    if (size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return refusing ? NULL : realloc(ptr, size);
+}
+
 /* The cases: misuse first (each must abort), then legal use (each must not). */
 static void run_case(int which) {
     views_world_t *w = make_world();
@@ -131,6 +142,24 @@ static void run_case(int which) {
         free(json);
         break;
     }
+    case 16: { /* a spawn in a macro loop that runs out of memory after its entity was made:
+                * spawn takes the entity back (its position already added) and returns ECS_NULL */
+        ecs_set_allocator(&(ecs_allocator_t){ refusing_realloc, NULL });
+        size_t before = views_count(w), failed = 0;
+        VIEWS_EACH(w, it, position) {
+            refusing = true; /* mass has no pool yet: its first insert must allocate */
+            failed += views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 },
+                                                            .mass = &(views_mass_t){ 1 } }) == ECS_NULL;
+            refusing = false;
+        }
+        if (failed != before || views_count(w) != before) { /* the child's CHECKs do not reach the parent */
+            fprintf(stderr, "case 16: %zu of %zu spawns failed, %zu entities\n", failed, before, views_count(w));
+            abort();
+        }
+        views_world_free(w);
+        ecs_set_allocator(NULL);
+        return;
+    }
     case 13: { /* a new view after structural changes outside any loop */
         views_move_view_t v = views_query_move(w);
         views_destroy(w, v.entity[0]);
@@ -177,7 +206,7 @@ int main(void) {
                     "calls) were never applied and would be missing from the document: call views_apply_deferred(w) "
                     "before saving (docs/iteration.md)\n");
     char err[1024];
-    for (int which = 10; which <= 15; which++) {
+    for (int which = 10; which <= 16; which++) {
         bool died = check_aborts(run_case, which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
