@@ -18,6 +18,14 @@
 
 enum { ENTITIES = 1500, ROUNDS = 60, LOG_MAX = 1 << 16, SLOTS = 1 << 14 };
 
+/* The sizes divided by ECSGEN_TEST_SCALE (1 to 8; .ci/valgrind-wrap sets 4: most of the time
+ * here is saving both worlds to JSON to compare them, which valgrind slows 30-fold). */
+static int test_scale(void) {
+    const char *s = getenv("ECSGEN_TEST_SCALE");
+    int v = s ? atoi(s) : 1;
+    return v < 1 ? 1 : v > 8 ? 8 : v;
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 static uint32_t rnd(uint32_t n) { return (uint32_t)(check_xorshift(&rng_state) % n); }
 
@@ -272,23 +280,24 @@ static void loop_view_draw(views_world_t *a, views_world_t *b) {
 
 static void test_twins(void) {
     views_world_t *a = views_world_new(), *b = views_world_new();
-    for (int k = 0; k < ENTITIES; k++) spawn_both(a, b, false);
+    const int scale = test_scale(), rounds = ROUNDS / scale;
+    for (int k = 0; k < ENTITIES / scale; k++) spawn_both(a, b, false);
     CHECK(same_worlds(a, b));
     void (*const loops[])(views_world_t *, views_world_t *) = { loop_each, loop_each_move_free, loop_view_move,
                                                                 loop_view_draw };
     size_t applied = 0;
-    for (int round = 0; round < ROUNDS; round++) {
+    for (int round = 0; round < rounds; round++) {
         loops[round % 4](a, b);
         applied += views_deferred_count(a);
         CHECK(views_apply_deferred(a));
         CHECK_EQ(views_deferred_count(a), 0);
         make_logged(b, logged);
         CHECK(same_worlds(a, b));
-        for (int k = 0; k < 40; k++) spawn_both(a, b, false); /* keep the world populated */
+        for (int k = 0; k < 40 / scale; k++) spawn_both(a, b, false); /* keep the world populated */
     }
-    printf("test_deferred: %zu deferred changes applied over %d loops, %zu entities at the end\n", applied, ROUNDS,
+    printf("test_deferred: %zu deferred changes applied over %d loops, %zu entities at the end\n", applied, rounds,
            views_count(a));
-    CHECK(applied > 1000);
+    CHECK(applied > (size_t)(1000 / (scale * scale))); /* fewer rounds over fewer entities */
     views_world_free(a);
     views_world_free(b);
 }
@@ -346,15 +355,16 @@ static void test_order(void) {
  * that runs out part way keeps the change that failed and the rest, for the next call. For
  * every allocation number k of the apply, fail from k on. */
 static void test_out_of_memory(void) {
+    const int scale = test_scale();
     int partial = 0;
     for (long k = 0;; k++) {
         views_world_t *a = views_world_new(), *b = views_world_new();
         id_count = logged = 0;
-        for (int n = 0; n < 300; n++) { /* empty entities: the pools start empty and grow */
+        for (int n = 0; n < 300 / scale; n++) { /* empty entities: the pools start empty and grow */
             remember(views_spawn(a, NULL));
             CHECK_EQ(views_spawn(b, NULL), ids[id_count - 1]);
         }
-        for (int n = 0; n < 400; n++) { /* many adds: pools must grow while applying */
+        for (int n = 0; n < 400 / scale; n++) { /* many adds: pools must grow while applying */
             change_t c = random_change(target());
             if (c.op == DESTROY) c.op = ADD_SPRITE;
             CHECK(defer(a, &c));
