@@ -18,6 +18,7 @@ class Relation:
         self.of_begin_fn = n.internal(r, "of", "begin")
         self.of_next_fn = n.internal(r, "of", "next")
         self.df_iter_type = n.internal(r, "df_iter_t")
+        self.df_start_fn = n.internal(r, "df", "start")  # an iterator before its first segment
         self.df_begin_fn = n.internal(r, "df", "begin")
         self.df_next_fn = n.internal(r, "df", "next")  # the next segment of the order
         self.df_load_fn = n.internal(r, "df", "load")  # the segment's current entity into the iterator
