@@ -270,6 +270,7 @@ static bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint3
 editor_selection_view_t editor_query_selection(editor_world_t *w) {
     editor__selection_scratch_t *sc = &w->scratch.selection;
     editor_selection_view_t v = { .count = 0 };
+    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.position.set.version + w->components.selected.set.version;
     if (!sc->listed || sc->version != version) {
@@ -850,13 +851,13 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
 };
 
 static const ecs_meta_component_t editor__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, editor__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, editor__change },
-    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, editor__change },
-    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, editor__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, editor__change },
-    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, editor__change },
-    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, editor__change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, offsetof(editor_world_t, components.position.set.marks), editor__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, offsetof(editor_world_t, components.velocity.set.marks), editor__change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, offsetof(editor_world_t, components.health.set.marks), editor__change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, offsetof(editor_world_t, components.name.set.marks), editor__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, offsetof(editor_world_t, components.player.set.marks), editor__change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, offsetof(editor_world_t, components.selected.set.marks), editor__change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, offsetof(editor_world_t, components.gizmo.set.marks), editor__change },
 };
 
 static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };
@@ -1113,6 +1114,7 @@ bool editor_world_from_json_opts(editor_world_t *w, const char *json, const edit
         err->message[0] = '\0';
         err->code = ECS_ERR_NONE;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
+        w->marks_epoch__ = 0; /* a new world: snapshots and recorders compare it all (staging's is 0 too) */
         EDITOR__CHANGED(w, "load");
     }
     editor_world_free(staging);
@@ -1175,34 +1177,65 @@ uint64_t editor_world_hash(const editor_world_t *w) {
 
 #define EDITOR__SNAP_BLOCKS 24u
 
-/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one). */
+/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
+ * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_t *w, ecs_snap_block_t *b) {
-    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w };
-    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation }; /* generations */
-    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live }; /* live bits */
-    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark }; /* marks */
-    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free }; /* free stack */
-    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y }; /* position.y */
-    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y }; /* velocity.y */
-    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max }; /* health.max */
-    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value }; /* name.value */
-    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index }; /* player: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.selected.set.index, (size_t)(o->components.selected.set.count) * sizeof *w->components.selected.set.index }; /* selected: members */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.set.index, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.set.index }; /* gizmo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size }; /* gizmo.size */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids }; /* pending group members */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands }; /* deferred commands */
-    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values }; /* deferred values */
+    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w, NULL, 0 };
+    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.generation }; /* generations */
+    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
+    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
+    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
+    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.selected.set.index, (size_t)(o->components.selected.set.count) * sizeof *w->components.selected.set.index, &w->components.selected.set.marks, ECS_MARK_ROWS * sizeof *w->components.selected.set.index }; /* selected: members */
+    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.set.index, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.set.index, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.set.index }; /* gizmo: members */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.size }; /* gizmo.size */
+    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
+    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
+    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
     return EDITOR__SNAP_BLOCKS;
 }
+
+/* Clears w's change marks, each to cover the rows its arrays hold now, under a new epoch:
+ * the caller has just copied w, and what it takes next from w compares only the rows
+ * written after this (and everything when w's epoch is no longer the one returned). Marks
+ * are bookkeeping, not state: a take of a const world resets them too. */
+static uint64_t editor__snap_marks_reset(editor_world_t *w) {
+    ecs_marks_reset(&w->entities.marks, w->entities.used);
+    ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
+    ecs_marks_reset(&w->components.selected.set.marks, w->components.selected.set.count);
+    ecs_marks_reset(&w->components.gizmo.set.marks, w->components.gizmo.set.count);
+    return w->marks_epoch__ = ecs_marks_epoch();
+}
+
+#if EDITOR_CHECKS
+/* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
+ * Costs a comparison of the whole world, as a take without marks does. */
+static void editor__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
+    static const char *const names[EDITOR__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "selected: members", "gizmo: members", "gizmo.kind", "gizmo.size", "pending group members", "deferred commands", "deferred values" };
+    uint32_t k;
+    size_t at;
+    if (ecs_snap_matches(base, d, b, EDITOR__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
+    ecs_check_fail(why, NULL);
+}
+#endif
 
 /* Per pool (schema order): the block listing its members (sparse storage), else 0. */
 static const uint32_t editor__snap_blocks_members[7] = {
@@ -1298,12 +1331,14 @@ static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, con
         set->version++; /* lists of matches made before are stale */
     }
     w->scratch.selection.listed = false;
+    w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     EDITOR__CHANGED(w, "restore");
     return true;
 }
 
 struct editor_snapshot {
     const ecs_meta_schema_t *schema; /* the schema it was taken from */
+    uint64_t epoch;                  /* full: the world's marks' epoch its take began */
     uint32_t limit;                  /* and its max_entities (0: none) */
     uint64_t serial;                 /* bumped by every take: snapshots taken since it check it */
     bool taken;
@@ -1326,6 +1361,7 @@ void editor_snapshot_free(editor_snapshot_t *s) {
 }
 
 bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_snapshot_take() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
     uint32_t n = editor__snap_blocks(w, w, b);
     s->serial++;
@@ -1334,6 +1370,7 @@ bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s) {
     s->limit = w->entities.limit;
     s->taken = ecs_snap_image_take(&s->image, b, n);
     memcpy(&s->saved, w, sizeof *w);
+    s->epoch = s->taken ? editor__snap_marks_reset((editor_world_t *)(uintptr_t)w) : 0;
     return s->taken;
 }
 
@@ -1350,7 +1387,11 @@ bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, c
     s->limit = w->entities.limit;
     s->root = root;
     s->root_serial = root->serial;
-    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n);
+    bool marked = root->epoch && root->epoch == w->marks_epoch__; /* nothing reset the marks since root's take */
+    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n, marked);
+#if EDITOR_CHECKS
+    if (s->taken && marked) editor__snap_check_marks(&root->image, &s->delta, b, "editor_snapshot_take_since");
+#endif
     memcpy(&s->saved, w, sizeof *w);
     return s->taken;
 }
@@ -1378,6 +1419,7 @@ struct editor_recorder {
                               * the one before it, ... */
     uint32_t newest;
     ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
+    uint64_t epoch;           /* the world's marks' epoch at the latest frame (0: none) */
 };
 
 editor_recorder_t *editor_recorder_new(uint32_t capacity) {
@@ -1395,6 +1437,7 @@ editor_recorder_t *editor_recorder_new(uint32_t capacity) {
 void editor_recorder_clear(editor_recorder_t *rec) {
     rec->frames = 0;
     rec->newest = 0;
+    rec->epoch = 0;
 }
 
 void editor_recorder_free(editor_recorder_t *rec) {
@@ -1407,6 +1450,7 @@ void editor_recorder_free(editor_recorder_t *rec) {
 }
 
 bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w) {
+    EDITOR__CHECK_NO_LOOP(w, "editor_recorder_record() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
     uint32_t n = editor__snap_blocks(w, w, b);
     bool ok;
@@ -1415,13 +1459,19 @@ bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w) {
         rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
     } else {
         uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
-        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n);
+        bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
+        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
+#if EDITOR_CHECKS
+        if (ok && marked) editor__snap_check_marks(&rec->head, NULL, b, "editor_recorder_record");
+#endif
         rec->newest = slot;
     }
     if (!ok) {
         rec->frames = 0;
+        rec->epoch = 0;
         return false;
     }
+    rec->epoch = editor__snap_marks_reset((editor_world_t *)(uintptr_t)w);
     if (rec->frames < rec->capacity) rec->frames++;
     return true;
 }

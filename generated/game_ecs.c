@@ -352,6 +352,9 @@ static bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
 game_rocks_view_t game_query_rocks(game_world_t *w) {
     game__rocks_scratch_t *sc = &w->scratch.rocks;
     game_rocks_view_t v = { .count = 0 };
+    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.radius.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.health.set.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.asteroid.set.version + w->components.position.set.version + w->components.radius.set.version + w->components.health.set.version;
     if (!sc->listed || sc->version != version) {
@@ -410,6 +413,8 @@ static bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint3
 game_fire__query_view_t game_query_fire__query(game_world_t *w) {
     game__fire__query_scratch_t *sc = &w->scratch.fire__query;
     game_fire__query_view_t v = { .count = 0 };
+    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.velocity.set.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.player.set.version + w->components.position.set.version + w->components.velocity.set.version;
     if (!sc->listed || sc->version != version) {
@@ -465,6 +470,8 @@ static bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc,
 game_collide__query_view_t game_query_collide__query(game_world_t *w) {
     game__collide__query_scratch_t *sc = &w->scratch.collide__query;
     game_collide__query_view_t v = { .count = 0 };
+    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.radius.set.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.bullet.set.version + w->components.position.set.version + w->components.radius.set.version;
     if (!sc->listed || sc->version != version) {
@@ -1191,21 +1198,21 @@ static const ecs_meta_field_t game__stats_meta_fields[] = {
 };
 
 static const ecs_meta_component_t game__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, game__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, game__change },
-    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, game__change },
-    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, game__change },
-    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, game__change },
-    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, game__change },
-    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, game__change },
-    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, game__change },
-    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, game__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, game__change },
-    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, game__change },
-    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, game__change },
-    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, game__change },
-    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, NULL },
-    { "stats", "Counts since the demo last printed them", ECS_META_SINGLETON, sizeof(game_stats_t), &game__stats_default_value, game__stats_meta_fields, 4, game__stats_keys, &game_meta, offsetof(game_world_t, singletons.stats), ECS_META_SPARSE, 0, 0u, NULL },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, offsetof(game_world_t, components.position.set.marks), game__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, offsetof(game_world_t, components.velocity.set.marks), game__change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, offsetof(game_world_t, components.health.set.marks), game__change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, offsetof(game_world_t, components.name.set.marks), game__change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, offsetof(game_world_t, components.target.set.marks), game__change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, offsetof(game_world_t, components.cargo.set.marks), game__change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, offsetof(game_world_t, components.mood.set.marks), game__change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, offsetof(game_world_t, components.lifetime.set.marks), game__change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, offsetof(game_world_t, components.radius.set.marks), game__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, offsetof(game_world_t, components.player.set.marks), game__change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, offsetof(game_world_t, components.asteroid.set.marks), game__change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, offsetof(game_world_t, components.bullet.set.marks), game__change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, offsetof(game_world_t, components.frozen.set.marks), game__change },
+    { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, 0, NULL },
+    { "stats", "Counts since the demo last printed them", ECS_META_SINGLETON, sizeof(game_stats_t), &game__stats_default_value, game__stats_meta_fields, 4, game__stats_keys, &game_meta, offsetof(game_world_t, singletons.stats), ECS_META_SPARSE, 0, 0u, 0, NULL },
 };
 
 static const uint32_t game__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
@@ -1481,6 +1488,7 @@ bool game_world_from_json_opts(game_world_t *w, const char *json, const game_loa
         w->systems__ = staging->systems__; /* and its threads */
         staging->systems__ = NULL;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
+        w->marks_epoch__ = 0; /* a new world: snapshots and recorders compare it all (staging's is 0 too) */
         GAME__CHANGED(w, "load");
     }
     game_world_free(staging);
@@ -1690,6 +1698,7 @@ static void game__run_fire(const game_fire_t *all, uint32_t begin, uint32_t end)
 
 /* move: its context over every match; the number of matches. */
 static size_t game__prepare_move(game_world_t *w, game_move_t *s, float dt, struct game__systems *st) {
+    ecs_mark_all(&w->components.position.set.marks); /* written by the ranges (no marks from threads) */
     game_movement_view_t v = game_query_movement(w);
     (void)st;
     s->count = v.count;
@@ -1725,6 +1734,7 @@ static void game__run_move(const game_move_t *all, uint32_t begin, uint32_t end)
 
 /* expire: its context over every match; the number of matches. */
 static size_t game__prepare_expire(game_world_t *w, game_expire_t *s, float dt, struct game__systems *st) {
+    ecs_mark_all(&w->components.lifetime.set.marks); /* written by the ranges (no marks from threads) */
     game_expiring_view_t v = game_query_expiring(w);
     (void)st;
     s->count = v.count;
@@ -1758,6 +1768,7 @@ static void game__run_expire(const game_expire_t *all, uint32_t begin, uint32_t 
 
 /* collide: its context over every match; the number of matches. */
 static size_t game__prepare_collide(game_world_t *w, game_collide_t *s, float dt, struct game__systems *st) {
+    ecs_mark_all(&w->components.health.set.marks); /* written by the ranges (no marks from threads) */
     game_collide__query_view_t v = game_query_collide__query(w);
     (void)st;
     s->count = v.count;
@@ -2092,44 +2103,81 @@ static void game__systems_free(game_world_t *w) {
 
 #define GAME__SNAP_BLOCKS 34u
 
-/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one). */
+/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
+ * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, ecs_snap_block_t *b) {
-    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w };
-    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation }; /* generations */
-    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live }; /* live bits */
-    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark }; /* marks */
-    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free }; /* free stack */
-    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y }; /* position.y */
-    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y }; /* velocity.y */
-    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max }; /* health.max */
-    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value }; /* name.value */
-    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index }; /* target: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity }; /* target.entity */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.set.index, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.set.index }; /* cargo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.items, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.items }; /* cargo.items */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.count, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.count }; /* cargo.count */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.set.index, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.set.index }; /* mood: members */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.state, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.state }; /* mood.state */
-    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.set.id, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.set.id }; /* lifetime: members */
-    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.seconds, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.seconds }; /* lifetime.seconds */
-    b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.set.index, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.set.index }; /* radius: members */
-    b[26] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.metres, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.metres }; /* radius.metres */
-    b[27] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index }; /* player: members */
-    b[28] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.asteroid.set.index, (size_t)(o->components.asteroid.set.count) * sizeof *w->components.asteroid.set.index }; /* asteroid: members */
-    b[29] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.bullet.set.index, (size_t)(o->components.bullet.set.count) * sizeof *w->components.bullet.set.index }; /* bullet: members */
-    b[30] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.frozen.set.index, (size_t)(o->components.frozen.set.count) * sizeof *w->components.frozen.set.index }; /* frozen: members */
-    b[31] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids }; /* pending group members */
-    b[32] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands }; /* deferred commands */
-    b[33] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values }; /* deferred values */
+    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w, NULL, 0 };
+    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.generation }; /* generations */
+    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
+    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
+    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.set.index }; /* target: members */
+    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
+    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.set.index, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.set.index, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.set.index }; /* cargo: members */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.items, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.items, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.items }; /* cargo.items */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.count, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.count, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.count }; /* cargo.count */
+    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.set.index, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.set.index, &w->components.mood.set.marks, ECS_MARK_ROWS * sizeof *w->components.mood.set.index }; /* mood: members */
+    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.state, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.state, &w->components.mood.set.marks, ECS_MARK_ROWS * sizeof *w->components.mood.state }; /* mood.state */
+    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.set.id, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.set.id, &w->components.lifetime.set.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.set.id }; /* lifetime: members */
+    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.seconds, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.seconds, &w->components.lifetime.set.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.seconds }; /* lifetime.seconds */
+    b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.set.index, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.set.index, &w->components.radius.set.marks, ECS_MARK_ROWS * sizeof *w->components.radius.set.index }; /* radius: members */
+    b[26] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.metres, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.metres, &w->components.radius.set.marks, ECS_MARK_ROWS * sizeof *w->components.radius.metres }; /* radius.metres */
+    b[27] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
+    b[28] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.asteroid.set.index, (size_t)(o->components.asteroid.set.count) * sizeof *w->components.asteroid.set.index, &w->components.asteroid.set.marks, ECS_MARK_ROWS * sizeof *w->components.asteroid.set.index }; /* asteroid: members */
+    b[29] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.bullet.set.index, (size_t)(o->components.bullet.set.count) * sizeof *w->components.bullet.set.index, &w->components.bullet.set.marks, ECS_MARK_ROWS * sizeof *w->components.bullet.set.index }; /* bullet: members */
+    b[30] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.frozen.set.index, (size_t)(o->components.frozen.set.count) * sizeof *w->components.frozen.set.index, &w->components.frozen.set.marks, ECS_MARK_ROWS * sizeof *w->components.frozen.set.index }; /* frozen: members */
+    b[31] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
+    b[32] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
+    b[33] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
     return GAME__SNAP_BLOCKS;
 }
+
+/* Clears w's change marks, each to cover the rows its arrays hold now, under a new epoch:
+ * the caller has just copied w, and what it takes next from w compares only the rows
+ * written after this (and everything when w's epoch is no longer the one returned). Marks
+ * are bookkeeping, not state: a take of a const world resets them too. */
+static uint64_t game__snap_marks_reset(game_world_t *w) {
+    ecs_marks_reset(&w->entities.marks, w->entities.used);
+    ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
+    ecs_marks_reset(&w->components.cargo.set.marks, w->components.cargo.set.count);
+    ecs_marks_reset(&w->components.mood.set.marks, w->components.mood.set.count);
+    ecs_marks_reset(&w->components.lifetime.set.marks, w->components.lifetime.set.count);
+    ecs_marks_reset(&w->components.radius.set.marks, w->components.radius.set.count);
+    ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
+    ecs_marks_reset(&w->components.asteroid.set.marks, w->components.asteroid.set.count);
+    ecs_marks_reset(&w->components.bullet.set.marks, w->components.bullet.set.count);
+    ecs_marks_reset(&w->components.frozen.set.marks, w->components.frozen.set.count);
+    return w->marks_epoch__ = ecs_marks_epoch();
+}
+
+#if GAME_CHECKS
+/* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
+ * Costs a comparison of the whole world, as a take without marks does. */
+static void game__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
+    static const char *const names[GAME__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "target: members", "target.entity", "cargo: members", "cargo.items", "cargo.count", "mood: members", "mood.state", "lifetime: members", "lifetime.seconds", "radius: members", "radius.metres", "player: members", "asteroid: members", "bullet: members", "frozen: members", "pending group members", "deferred commands", "deferred values" };
+    uint32_t k;
+    size_t at;
+    if (ecs_snap_matches(base, d, b, GAME__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
+    ecs_check_fail(why, NULL);
+}
+#endif
 
 /* Per pool (schema order): the block listing its members (sparse storage), else 0. */
 static const uint32_t game__snap_blocks_members[13] = {
@@ -2246,12 +2294,14 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
     w->scratch.rocks.listed = false;
     w->scratch.fire__query.listed = false;
     w->scratch.collide__query.listed = false;
+    w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     GAME__CHANGED(w, "restore");
     return true;
 }
 
 struct game_snapshot {
     const ecs_meta_schema_t *schema; /* the schema it was taken from */
+    uint64_t epoch;                  /* full: the world's marks' epoch its take began */
     uint32_t limit;                  /* and its max_entities (0: none) */
     uint64_t serial;                 /* bumped by every take: snapshots taken since it check it */
     bool taken;
@@ -2274,6 +2324,7 @@ void game_snapshot_free(game_snapshot_t *s) {
 }
 
 bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s) {
+    GAME__CHECK_NO_LOOP(w, "game_snapshot_take() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[GAME__SNAP_BLOCKS];
     uint32_t n = game__snap_blocks(w, w, b);
     s->serial++;
@@ -2282,6 +2333,7 @@ bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s) {
     s->limit = w->entities.limit;
     s->taken = ecs_snap_image_take(&s->image, b, n);
     memcpy(&s->saved, w, sizeof *w);
+    s->epoch = s->taken ? game__snap_marks_reset((game_world_t *)(uintptr_t)w) : 0;
     return s->taken;
 }
 
@@ -2298,7 +2350,11 @@ bool game_snapshot_take_since(const game_world_t *w, game_snapshot_t *s, const g
     s->limit = w->entities.limit;
     s->root = root;
     s->root_serial = root->serial;
-    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n);
+    bool marked = root->epoch && root->epoch == w->marks_epoch__; /* nothing reset the marks since root's take */
+    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n, marked);
+#if GAME_CHECKS
+    if (s->taken && marked) game__snap_check_marks(&root->image, &s->delta, b, "game_snapshot_take_since");
+#endif
     memcpy(&s->saved, w, sizeof *w);
     return s->taken;
 }
@@ -2326,6 +2382,7 @@ struct game_recorder {
                               * the one before it, ... */
     uint32_t newest;
     ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
+    uint64_t epoch;           /* the world's marks' epoch at the latest frame (0: none) */
 };
 
 game_recorder_t *game_recorder_new(uint32_t capacity) {
@@ -2343,6 +2400,7 @@ game_recorder_t *game_recorder_new(uint32_t capacity) {
 void game_recorder_clear(game_recorder_t *rec) {
     rec->frames = 0;
     rec->newest = 0;
+    rec->epoch = 0;
 }
 
 void game_recorder_free(game_recorder_t *rec) {
@@ -2355,6 +2413,7 @@ void game_recorder_free(game_recorder_t *rec) {
 }
 
 bool game_recorder_record(game_recorder_t *rec, const game_world_t *w) {
+    GAME__CHECK_NO_LOOP(w, "game_recorder_record() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[GAME__SNAP_BLOCKS];
     uint32_t n = game__snap_blocks(w, w, b);
     bool ok;
@@ -2363,13 +2422,19 @@ bool game_recorder_record(game_recorder_t *rec, const game_world_t *w) {
         rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
     } else {
         uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
-        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n);
+        bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
+        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
+#if GAME_CHECKS
+        if (ok && marked) game__snap_check_marks(&rec->head, NULL, b, "game_recorder_record");
+#endif
         rec->newest = slot;
     }
     if (!ok) {
         rec->frames = 0;
+        rec->epoch = 0;
         return false;
     }
+    rec->epoch = game__snap_marks_reset((game_world_t *)(uintptr_t)w);
     if (rec->frames < rec->capacity) rec->frames++;
     return true;
 }

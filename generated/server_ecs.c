@@ -321,6 +321,7 @@ static bool server__replication_scratch_fit(server__replication_scratch_t *sc, u
 server_replication_view_t server_query_replication(server_world_t *w) {
     server__replication_scratch_t *sc = &w->scratch.replication;
     server_replication_view_t v = { .count = 0 };
+    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.position.set.version + w->components.replicated.set.version;
     if (!sc->listed || sc->version != version) {
@@ -905,14 +906,14 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
 };
 
 static const ecs_meta_component_t server__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, server__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, server__change },
-    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, server__change },
-    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, server__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, server__change },
-    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, server__change },
-    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, server__change },
-    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, server__change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, offsetof(server_world_t, components.position.set.marks), server__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, offsetof(server_world_t, components.velocity.set.marks), server__change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, offsetof(server_world_t, components.health.set.marks), server__change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, offsetof(server_world_t, components.name.set.marks), server__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, offsetof(server_world_t, components.player.set.marks), server__change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, offsetof(server_world_t, components.target.set.marks), server__change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, offsetof(server_world_t, components.connection.set.marks), server__change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, offsetof(server_world_t, components.replicated.set.marks), server__change },
 };
 
 static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -1170,6 +1171,7 @@ bool server_world_from_json_opts(server_world_t *w, const char *json, const serv
         err->message[0] = '\0';
         err->code = ECS_ERR_NONE;
         staging->deferred.count = 0; /* w's changes still waiting name the world replaced: dropped, not lost */
+        w->marks_epoch__ = 0; /* a new world: snapshots and recorders compare it all (staging's is 0 too) */
         SERVER__CHANGED(w, "load");
     }
     server_world_free(staging);
@@ -1232,36 +1234,68 @@ uint64_t server_world_hash(const server_world_t *w) {
 
 #define SERVER__SNAP_BLOCKS 26u
 
-/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one). */
+/* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
+ * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t server__snap_blocks(const server_world_t *o, const server_world_t *w, ecs_snap_block_t *b) {
-    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w };
-    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation }; /* generations */
-    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live }; /* live bits */
-    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark }; /* marks */
-    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free }; /* free stack */
-    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y }; /* position.y */
-    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y }; /* velocity.y */
-    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max }; /* health.max */
-    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value }; /* name.value */
-    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index }; /* player: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index }; /* target: members */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity }; /* target.entity */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.set.index, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.set.index }; /* connection: members */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.peer, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.peer }; /* connection.peer */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.ping_ms, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.ping_ms }; /* connection.ping_ms */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.replicated.set.index, (size_t)(o->components.replicated.set.count) * sizeof *w->components.replicated.set.index }; /* replicated: members */
-    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids }; /* pending group members */
-    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands }; /* deferred commands */
-    b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values }; /* deferred values */
+    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w, NULL, 0 };
+    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.generation }; /* generations */
+    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
+    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
+    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
+    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.set.index }; /* target: members */
+    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.set.index, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.set.index, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.set.index }; /* connection: members */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.peer, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.peer, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.peer }; /* connection.peer */
+    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.ping_ms, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.ping_ms, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.ping_ms }; /* connection.ping_ms */
+    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.replicated.set.index, (size_t)(o->components.replicated.set.count) * sizeof *w->components.replicated.set.index, &w->components.replicated.set.marks, ECS_MARK_ROWS * sizeof *w->components.replicated.set.index }; /* replicated: members */
+    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
+    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
+    b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
     return SERVER__SNAP_BLOCKS;
 }
+
+/* Clears w's change marks, each to cover the rows its arrays hold now, under a new epoch:
+ * the caller has just copied w, and what it takes next from w compares only the rows
+ * written after this (and everything when w's epoch is no longer the one returned). Marks
+ * are bookkeeping, not state: a take of a const world resets them too. */
+static uint64_t server__snap_marks_reset(server_world_t *w) {
+    ecs_marks_reset(&w->entities.marks, w->entities.used);
+    ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
+    ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
+    ecs_marks_reset(&w->components.connection.set.marks, w->components.connection.set.count);
+    ecs_marks_reset(&w->components.replicated.set.marks, w->components.replicated.set.count);
+    return w->marks_epoch__ = ecs_marks_epoch();
+}
+
+#if SERVER_CHECKS
+/* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
+ * Costs a comparison of the whole world, as a take without marks does. */
+static void server__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
+    static const char *const names[SERVER__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "target: members", "target.entity", "connection: members", "connection.peer", "connection.ping_ms", "replicated: members", "pending group members", "deferred commands", "deferred values" };
+    uint32_t k;
+    size_t at;
+    if (ecs_snap_matches(base, d, b, SERVER__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
+    ecs_check_fail(why, NULL);
+}
+#endif
 
 /* Per pool (schema order): the block listing its members (sparse storage), else 0. */
 static const uint32_t server__snap_blocks_members[8] = {
@@ -1360,12 +1394,14 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
         set->version++; /* lists of matches made before are stale */
     }
     w->scratch.replication.listed = false;
+    w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     SERVER__CHANGED(w, "restore");
     return true;
 }
 
 struct server_snapshot {
     const ecs_meta_schema_t *schema; /* the schema it was taken from */
+    uint64_t epoch;                  /* full: the world's marks' epoch its take began */
     uint32_t limit;                  /* and its max_entities (0: none) */
     uint64_t serial;                 /* bumped by every take: snapshots taken since it check it */
     bool taken;
@@ -1388,6 +1424,7 @@ void server_snapshot_free(server_snapshot_t *s) {
 }
 
 bool server_snapshot_take(const server_world_t *w, server_snapshot_t *s) {
+    SERVER__CHECK_NO_LOOP(w, "server_snapshot_take() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[SERVER__SNAP_BLOCKS];
     uint32_t n = server__snap_blocks(w, w, b);
     s->serial++;
@@ -1396,6 +1433,7 @@ bool server_snapshot_take(const server_world_t *w, server_snapshot_t *s) {
     s->limit = w->entities.limit;
     s->taken = ecs_snap_image_take(&s->image, b, n);
     memcpy(&s->saved, w, sizeof *w);
+    s->epoch = s->taken ? server__snap_marks_reset((server_world_t *)(uintptr_t)w) : 0;
     return s->taken;
 }
 
@@ -1412,7 +1450,11 @@ bool server_snapshot_take_since(const server_world_t *w, server_snapshot_t *s, c
     s->limit = w->entities.limit;
     s->root = root;
     s->root_serial = root->serial;
-    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n);
+    bool marked = root->epoch && root->epoch == w->marks_epoch__; /* nothing reset the marks since root's take */
+    s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n, marked);
+#if SERVER_CHECKS
+    if (s->taken && marked) server__snap_check_marks(&root->image, &s->delta, b, "server_snapshot_take_since");
+#endif
     memcpy(&s->saved, w, sizeof *w);
     return s->taken;
 }
@@ -1440,6 +1482,7 @@ struct server_recorder {
                               * the one before it, ... */
     uint32_t newest;
     ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
+    uint64_t epoch;           /* the world's marks' epoch at the latest frame (0: none) */
 };
 
 server_recorder_t *server_recorder_new(uint32_t capacity) {
@@ -1457,6 +1500,7 @@ server_recorder_t *server_recorder_new(uint32_t capacity) {
 void server_recorder_clear(server_recorder_t *rec) {
     rec->frames = 0;
     rec->newest = 0;
+    rec->epoch = 0;
 }
 
 void server_recorder_free(server_recorder_t *rec) {
@@ -1469,6 +1513,7 @@ void server_recorder_free(server_recorder_t *rec) {
 }
 
 bool server_recorder_record(server_recorder_t *rec, const server_world_t *w) {
+    SERVER__CHECK_NO_LOOP(w, "server_recorder_record() inside a macro loop (SERVER_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[SERVER__SNAP_BLOCKS];
     uint32_t n = server__snap_blocks(w, w, b);
     bool ok;
@@ -1477,13 +1522,19 @@ bool server_recorder_record(server_recorder_t *rec, const server_world_t *w) {
         rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
     } else {
         uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
-        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n);
+        bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
+        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
+#if SERVER_CHECKS
+        if (ok && marked) server__snap_check_marks(&rec->head, NULL, b, "server_recorder_record");
+#endif
         rec->newest = slot;
     }
     if (!ok) {
         rec->frames = 0;
+        rec->epoch = 0;
         return false;
     }
+    rec->epoch = server__snap_marks_reset((server_world_t *)(uintptr_t)w);
     if (rec->frames < rec->capacity) rec->frames++;
     return true;
 }

@@ -10,6 +10,7 @@ void ecs_entities_fini(ecs_entities_t *t) {
     ecs_free(t->live);
     ecs_free(t->mark);
     ecs_free(t->free);
+    ecs_marks_fini(&t->marks);
     uint32_t limit = t->limit;
     *t = (ecs_entities_t){ .limit = limit };
 }
@@ -112,5 +113,5 @@ bool ecs_entities_restore(ecs_entities_t *t, const ecs_entity_t *live, uint32_t 
 
 size_t ecs_entities_memory(const ecs_entities_t *t) {
     return (size_t)t->capacity * (sizeof *t->generation + sizeof *t->mark) + live_words(t->capacity) * sizeof *t->live +
-           (size_t)t->free_capacity * sizeof *t->free;
+           (size_t)t->free_capacity * sizeof *t->free + ecs_marks_memory(&t->marks);
 }

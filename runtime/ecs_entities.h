@@ -2,6 +2,7 @@
 #ifndef ECS_ENTITIES_H
 #define ECS_ENTITIES_H
 
+#include "ecs_marks.h"
 #include "ecs_types.h"
 
 /* Per slot, a 32-bit generation and a live bit (with the mark byte below, 5.1 bytes a slot, so
@@ -29,6 +30,8 @@ typedef struct ecs_entities {
     uint32_t capacity; /* slots allocated (generations and live bits) */
     uint32_t alive;    /* live entities */
     uint32_t limit;    /* at most this many slots; 0 = up to ECS_INDEX_MAX + 1 */
+    ecs_marks_t marks; /* slots whose generation, live bit or mark changed (ecs_marks.h;
+                        * the owner marks what it keeps per slot too: its mark byte, masks) */
 } ecs_entities_t;
 
 /* A zeroed ecs_entities_t is an empty table; limit may be set before first use. */
@@ -74,6 +77,7 @@ static inline ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
     uint32_t index;
     if (t->free_count) {
         index = t->free[--t->free_count];
+        ecs_mark(&t->marks, index);
     } else {
         if (t->used >= t->capacity && !ecs_entities_grow(t, t->used + 1u)) return ECS_NULL;
         index = t->used++;
@@ -90,6 +94,7 @@ static inline ecs_entity_t ecs_entities_create(ecs_entities_t *t) {
 static inline bool ecs_entities_destroy(ecs_entities_t *t, ecs_entity_t e) {
     if (!ecs_entities_alive(t, e)) return false;
     uint32_t index = ecs_entity_index(e);
+    ecs_mark(&t->marks, index);
     t->live[index >> 6] &= ~((uint64_t)1 << (index & 63u));
     t->alive--;
     if (ecs_entity_generation(e) != UINT32_MAX) { /* else retired */

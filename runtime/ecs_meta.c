@@ -86,6 +86,7 @@ bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, 
 }
 
 void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value) {
+    if (c->marks_offset) ecs_mark((ecs_marks_t *)(void *)((char *)w + c->marks_offset), row);
     for (uint32_t k = 0; k < c->field_count; k++) {
         const ecs_meta_field_t *f = &c->fields[k];
         memcpy(ecs_meta_cell(w, f, row), ecs_meta_field_cptr(value, f), f->size);
@@ -110,6 +111,7 @@ void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];
         for (uint32_t i = 0; i < ecs_meta_columns(c); i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
         if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
+        else if (c->marks_offset) ecs_marks_fini((ecs_marks_t *)(void *)((char *)w + c->marks_offset));
     }
 }
 

@@ -85,6 +85,8 @@ typedef struct ecs_meta_component {
     ecs_meta_storage_t storage; /* per-entity components: */
     size_t sparse_offset;       /* ECS_META_SPARSE: its pool's ecs_sparse_t's offset in the world */
     uint32_t slot_index;        /* ECS_META_SLOT: its bit in an entity's slot mask */
+    size_t marks_offset;        /* its rows' change marks (ecs_marks_t) in the world; 0: none (a
+                                 * singleton, a tag in slot storage) */
     /* The schema's add (value ignored for a tag), set or remove of this component (c) for
      * world w (the schema's <name>_world_t) and a value struct of it, hooks fired as the
      * generated add, set and remove fire them; NULL for a singleton. */
@@ -115,7 +117,8 @@ typedef struct ecs_meta_schema {
 bool ecs_meta_has(const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
 /* e's row in c's columns (its slot for slot storage), or ECS_ROW_NONE when e is stale or lacks c. */
 uint32_t ecs_meta_row(const void *w, const ecs_meta_component_t *c, ecs_entity_t e);
-/* Overwrites row `row` of c's columns with value (a value struct of c). */
+/* Overwrites row `row` of c's columns with value (a value struct of c), and marks the row
+ * written (ecs_marks.h). */
 void ecs_meta_write(void *w, const ecs_meta_component_t *c, uint32_t row, const void *value);
 size_t ecs_meta_count(const void *w, const ecs_meta_component_t *c);
 bool ecs_meta_get(const void *w, const ecs_meta_component_t *c, ecs_entity_t e, void *out);

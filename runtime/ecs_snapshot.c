@@ -141,6 +141,53 @@ static bool next_range(const unsigned char *a, const unsigned char *b, size_t n,
     return true;
 }
 
+/* The parts of a block's first `common` bytes that may differ from the image taken when
+ * its marks were reset: each run of marked chunks, then everything past the marks. With no
+ * marks (or marks not trusted) that is the whole. */
+typedef struct {
+    const uint64_t *bits;
+    size_t chunks; /* chunks the marks cover */
+    size_t chunk, common, at;
+    bool tail_done;
+} spans_t;
+
+static spans_t spans_of(const ecs_snap_block_t *b, size_t common, bool marked) {
+    spans_t s = { 0 };
+    s.common = common;
+    s.chunk = b->chunk;
+    if (marked && b->marks && b->chunk) {
+        s.bits = b->marks->bits;
+        s.chunks = b->marks->rows >> ECS_MARK_SHIFT;
+    }
+    return s;
+}
+
+static inline bool chunk_marked(const spans_t *s, size_t c) {
+    return (s->bits[c >> 6] >> (c & 63u)) & 1u;
+}
+
+static bool next_span(spans_t *s, size_t *lo, size_t *hi) {
+    while (s->at < s->chunks && s->at * s->chunk < s->common) {
+        uint64_t word = s->bits[s->at >> 6] >> (s->at & 63u);
+        if (!word) {
+            s->at = (s->at | 63u) + 1u;
+            continue;
+        }
+        s->at += ecs_lowest_bit(word);
+        if (s->at >= s->chunks) break;
+        size_t first = s->at;
+        while (s->at < s->chunks && chunk_marked(s, s->at)) s->at++;
+        *lo = first * s->chunk;
+        *hi = s->at * s->chunk < s->common ? s->at * s->chunk : s->common;
+        if (*lo < *hi) return true;
+    }
+    if (s->tail_done) return false;
+    s->tail_done = true;
+    *lo = s->chunks * s->chunk;
+    *hi = s->common;
+    return *lo < *hi;
+}
+
 /* ---- Deltas ------------------------------------------------------------------------- */
 
 static bool delta_begin(ecs_snap_delta_t *d, uint32_t n) {
@@ -168,23 +215,26 @@ static bool delta_put(ecs_snap_delta_t *d, uint64_t offset, const unsigned char 
     return true;
 }
 
-bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, const ecs_snap_block_t *blocks, uint32_t n) {
+bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, const ecs_snap_block_t *blocks, uint32_t n,
+                         bool marked) {
     if (base->count != n || !delta_begin(d, n)) return false;
     for (uint32_t k = 0; k < n; k++) {
         const unsigned char *old = base->blocks[k].data, *now = blocks[k].data;
         size_t na = base->blocks[k].size, nb = blocks[k].size, common = na < nb ? na : nb;
         d->sizes[k] = nb;
         d->starts[k] = d->ranges.size;
-        size_t at = 0, start, end;
-        while (next_range(old, now, common, &at, &start, &end))
-            if (!delta_put(d, start, now + start, end - start)) return false;
+        spans_t spans = spans_of(&blocks[k], common, marked);
+        for (size_t lo, hi, start, end; next_span(&spans, &lo, &hi);)
+            while (next_range(old, now, hi, &lo, &start, &end))
+                if (!delta_put(d, start, now + start, end - start)) return false;
         if (nb > na && !delta_put(d, na, now + na, nb - na)) return false;
     }
     d->starts[n] = d->ranges.size;
     return true;
 }
 
-bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_snap_block_t *blocks, uint32_t n) {
+bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_snap_block_t *blocks, uint32_t n,
+                     bool marked) {
     if (head->count != n) { /* the first frame (or a failed one): a full copy */
         if (back && !delta_begin(back, 0)) return false;
         return ecs_snap_image_take(head, blocks, n);
@@ -196,10 +246,12 @@ bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_s
         size_t na = h->size, nb = blocks[k].size, common = na < nb ? na : nb;
         back->sizes[k] = na;
         back->starts[k] = back->ranges.size;
-        size_t at = 0, start, end;
-        while (next_range(h->data, now, common, &at, &start, &end)) {
-            if (!delta_put(back, start, h->data + start, end - start)) return image_failed(head);
-            memcpy(h->data + start, now + start, end - start);
+        spans_t spans = spans_of(&blocks[k], common, marked);
+        for (size_t lo, hi, start, end; next_span(&spans, &lo, &hi);) {
+            while (next_range(h->data, now, hi, &lo, &start, &end)) {
+                if (!delta_put(back, start, h->data + start, end - start)) return image_failed(head);
+                memcpy(h->data + start, now + start, end - start);
+            }
         }
         if (na > nb && !delta_put(back, nb, h->data + nb, na - nb)) return image_failed(head);
         if (nb > na) {
@@ -238,6 +290,25 @@ void ecs_snap_write_block(const ecs_snap_image_t *base, const ecs_snap_delta_t *
     if (size > have) size = have;
     if (size) memcpy(dst, base->blocks[k].data, size);
     if (d) apply_ranges(d, k, dst);
+}
+
+bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t n,
+                      uint32_t *block, size_t *offset) {
+    for (uint32_t k = 0; k < n; k++) {
+        size_t size = blocks[k].size;
+        *block = k;
+        *offset = 0;
+        if (k >= base->count || ecs_snap_block_size(base, d, k) != size) return false;
+        unsigned char *was = d ? ecs_realloc_array(NULL, size ? size : 1u, 1) : base->blocks[k].data;
+        if (!was) return *offset = SIZE_MAX, false;
+        if (d) ecs_snap_write_block(base, d, k, was);
+        const unsigned char *now = blocks[k].data;
+        size_t i = 0;
+        while (i < size && was[i] == now[i]) i++;
+        if (d) ecs_free(was);
+        if (i < size) return *offset = i, false;
+    }
+    return true;
 }
 
 /* ---- Sparse sets -------------------------------------------------------------------- */

@@ -14,10 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A block of a world: its address and its live bytes. */
+#include "ecs_marks.h"
+
+/* A block of a world: its address and its live bytes; and, for an array whose writes are
+ * marked (ecs_marks.h), its marks and the bytes of 16 rows (one mark bit), else NULL and 0. */
 typedef struct ecs_snap_block {
     void *data;
     size_t size;
+    const ecs_marks_t *marks;
+    size_t chunk;
 } ecs_snap_block_t;
 
 typedef struct ecs_snap_buf {
@@ -56,14 +61,24 @@ bool ecs_snap_image_take(ecs_snap_image_t *img, const ecs_snap_block_t *blocks, 
 bool ecs_snap_image_copy(ecs_snap_image_t *dst, const ecs_snap_image_t *src);
 
 /* The blocks as a delta from image `base` (same block count): d gets the ranges where the
- * blocks differ from base. False when out of memory or the counts differ. */
-bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, const ecs_snap_block_t *blocks, uint32_t n);
+ * blocks differ from base. With `marked`, the caller promises that base was taken when the
+ * blocks' marks were last reset: only marked rows and rows past the marks are compared.
+ * False when out of memory or the counts differ. */
+bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, const ecs_snap_block_t *blocks, uint32_t n,
+                         bool marked);
 
 /* The recorder's step: `back` gets the delta that turns the blocks' content back into
- * head's, and head becomes a copy of the blocks. The blocks are compared with head once;
- * only what differs is copied twice. False when out of memory (head then holds no valid
- * copy: count 0). */
-bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_snap_block_t *blocks, uint32_t n);
+ * head's, and head becomes a copy of the blocks. The blocks are compared with head once
+ * (with `marked`, as in ecs_snap_delta_take, only where marked); only what differs is
+ * copied twice. False when out of memory (head then holds no valid copy: count 0). */
+bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_snap_block_t *blocks, uint32_t n,
+                     bool marked);
+
+/* Whether the blocks hold exactly (base, d)'s content (d NULL: base's), the debug check of
+ * marks: false, with the first block and byte offset that differ, when a write was not
+ * marked (or out of memory, offset SIZE_MAX). */
+bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t n,
+                      uint32_t *block, size_t *offset);
 
 /* Applies d to img in place (img must be d's source); false when out of memory (img then
  * holds no valid copy: count 0) or d does not fit img. */

@@ -10,6 +10,7 @@ void ecs_sparse_fini(ecs_sparse_t *s) {
     ecs_free(s->pages);
     ecs_free(s->index);
     ecs_free(s->id);
+    ecs_marks_fini(&s->marks);
     *s = (ecs_sparse_t){ .keeps_ids = s->keeps_ids };
 }
 
@@ -73,5 +74,5 @@ size_t ecs_sparse_memory(const ecs_sparse_t *s) {
     size_t bytes = (size_t)s->page_count * sizeof *s->pages + (size_t)s->capacity * (s->keeps_ids ? sizeof *s->id : sizeof *s->index);
     for (uint32_t p = 0; p < s->page_count; p++)
         if (s->pages[p]) bytes += ECS_PAGE_SIZE * sizeof **s->pages;
-    return bytes;
+    return bytes + ecs_marks_memory(&s->marks);
 }

@@ -12,6 +12,7 @@
 #ifndef ECS_SPARSE_H
 #define ECS_SPARSE_H
 
+#include "ecs_marks.h"
 #include "ecs_types.h"
 
 #define ECS_PAGE_BITS 12u
@@ -33,6 +34,8 @@ typedef struct ecs_sparse {
                            * pool of a world spawned in order, until a member leaves from or
                            * moves within those rows. get, ref and has below it need no
                            * sparse entry (ecs_sparse_lookup) */
+    ecs_marks_t marks;    /* rows written (ecs_marks.h): the dense side here, the owner's
+                           * field arrays by the owner */
 } ecs_sparse_t;
 
 /* A zeroed ecs_sparse_t is an empty set that keeps slot indexes; set keeps_ids before the
@@ -135,12 +138,14 @@ static inline bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
 
 /* Puts member e at row (the dense side only). */
 static ECS_ALWAYS_INLINE void ecs_sparse_put(ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
+    ecs_mark(&s->marks, row);
     if (s->keeps_ids) s->id[row] = e;
     else s->index[row] = ecs_entity_index(e);
 }
 
 /* Copies the dense entry at row `from` to row `to`. */
 static ECS_ALWAYS_INLINE void ecs_sparse_copy(ecs_sparse_t *s, uint32_t to, uint32_t from) {
+    ecs_mark(&s->marks, to);
     if (s->keeps_ids) s->id[to] = s->id[from];
     else s->index[to] = s->index[from];
 }
@@ -190,6 +195,8 @@ static inline void ecs_sparse_fill(ecs_sparse_t *s, uint32_t row, uint32_t from)
 static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
     if (a == b) return;
     s->version++;
+    ecs_mark(&s->marks, a);
+    ecs_mark(&s->marks, b);
     ecs_sparse_rows_changed(s, a < b ? a : b);
     uint32_t ia = ecs_sparse_member(s, a);
     uint32_t ib = ecs_sparse_member(s, b);

@@ -221,6 +221,18 @@ class Component:
         """C: field f of row `row` of the pool reached as `pool` ("p->", "w->components.c.")."""
         return f"{pool}rows[{row}].{f.name}" if self.struct_layout else f"{pool}{f.name}[{row}]"
 
+    def marks(self, pool):
+        """C lvalue: the change marks (ecs_marks_t) of the pool reached as `pool` ("p->"): its
+        sparse set's, which marks the members it moves, or a slot pool's own."""
+        return f"{pool}marks" if self.slot else f"{pool}set.marks"
+
+    def meta_marks_offset(self, schema):
+        """C: the offset of its rows' change marks in the world (0 for a tag in slot storage,
+        which has no rows)."""
+        if self.slot and not self.fields:
+            return "0"
+        return f"offsetof({schema.world_type}, {self.marks(f'components.{self.name}.')})"
+
     @property
     def meta_storage(self):
         return "ECS_META_SLOT" if self.slot else "ECS_META_SPARSE"

@@ -8,9 +8,12 @@ structure in the world (a relation's reverse index, say) is covered by adding it
 
 from collections import namedtuple
 
-# c: a comment; data: the world's array (an lvalue of world `w`); count: its live elements,
-# read from world `o` (the taken world's struct, or `w` itself when taking).
-Block = namedtuple("Block", "what data count")
+# what: a comment; data: the world's array (an lvalue of world `w`); count: its live elements,
+# read from world `o` (the taken world's struct, or `w` itself when taking); marks: the
+# ecs_marks_t its writes are marked in (an lvalue of `w`; None: compared whole) and chunk, the
+# bytes of 16 rows (one mark bit).
+Block = namedtuple("Block", "what data count marks chunk", defaults=(None, None))
+ENTITY_MARKS = "w->entities.marks"
 
 
 class Snapshot:
@@ -29,6 +32,8 @@ class Snapshot:
         self.fit_fn = n.internal("snap", "fit")
         self.block_count = schema.upper_internal("SNAP_BLOCKS")
         self.save_frame_fn = n.internal("snap", "frame", "world")
+        self.marks_reset_fn = n.internal("snap", "marks", "reset")
+        self.check_marks_fn = n.internal("snap", "check", "marks")
 
     def names(self):
         return [self.type, self.tag, self.recorder_type, self.recorder_tag, *self.fns.values()]
@@ -39,24 +44,28 @@ class Snapshot:
         not listed here."""
         s = self.s
         out = [
-            Block("generations", "w->entities.generation", "o->entities.used"),
-            Block("live bits", "w->entities.live", "((size_t)o->entities.used + 63u) / 64u"),
-            Block("marks", "w->entities.mark", "o->entities.used"),
+            Block("generations", "w->entities.generation", "o->entities.used", ENTITY_MARKS, _rows("w->entities.generation")),
+            Block("live bits", "w->entities.live", "((size_t)o->entities.used + 63u) / 64u", ENTITY_MARKS, "ECS_MARK_ROWS / 8u"),
+            Block("marks", "w->entities.mark", "o->entities.used", ENTITY_MARKS, _rows("w->entities.mark")),
             Block("free stack", "w->entities.free", "o->entities.free_count"),
         ]
         ids = {c.name for c in s.id_pools}
         for c in s.sparse_pooled:
             p = f"w->components.{c.name}"
             count = f"o->components.{c.name}.set.count"
-            out.append(Block(f"{c.name}: members", f"{p}.set.{'id' if c.name in ids else 'index'}", count))
+            members = f"{p}.set.{'id' if c.name in ids else 'index'}"
+            marks = c.marks(f"{p}.")
+            out.append(Block(f"{c.name}: members", members, count, marks, _rows(members)))
             for col in _columns(c):
-                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count))
+                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, marks, _rows(f"{p}.{col}")))
         if s.slotted:
-            out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u"))
+            out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u", ENTITY_MARKS,
+                             f"ECS_MARK_ROWS * {s.mask_words}u * sizeof *w->slot_mask"))
             rows = "(o->entities.used < o->slot_rows ? o->entities.used : o->slot_rows)"
             for c in s.slotted_data:
                 for col in _columns(c):
-                    out.append(Block(f"{c.name}.{col} (slot rows)", f"w->components.{c.name}.{col}", rows))
+                    data = f"w->components.{c.name}.{col}"
+                    out.append(Block(f"{c.name}.{col} (slot rows)", data, rows, c.marks(f"w->components.{c.name}."), _rows(data)))
         if s.groups:
             out.append(Block("pending group members", "w->pending.ids", "o->pending.count"))
         out.append(Block("deferred commands", "w->deferred.commands", "o->deferred.count"))
@@ -81,6 +90,11 @@ class Snapshot:
             out += ["groups", "pending.count", "pending.overflow"]
         out += ["deferred.count", "deferred.value_count"] if s.data else ["deferred.count"]
         return out
+
+
+def _rows(data):
+    """C: the bytes of 16 rows (one mark bit) of array `data`."""
+    return f"ECS_MARK_ROWS * sizeof *{data}"
 
 
 def _columns(c):

@@ -1,0 +1,32 @@
+/* ecs_marks.c: change marks' allocation (see ecs_marks.h). */
+#include "ecs_marks.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "ecs_alloc.h"
+
+void ecs_marks_reset(ecs_marks_t *m, uint32_t rows) {
+    size_t need = ((size_t)rows + 1023u) >> 10;
+    if (need > m->words) {
+        uint64_t *bits = ecs_realloc_array(m->bits, need, sizeof *bits);
+        if (!bits) {
+            m->rows = 0;
+            return;
+        }
+        m->bits = bits;
+        m->words = (uint32_t)need;
+    }
+    if (m->words) memset(m->bits, 0, (size_t)m->words * sizeof *m->bits); /* a few KiB per million rows */
+    m->rows = rows & ~(ECS_MARK_ROWS - 1u);
+}
+
+void ecs_marks_fini(ecs_marks_t *m) {
+    ecs_free(m->bits);
+    *m = (ecs_marks_t){ 0 };
+}
+
+uint64_t ecs_marks_epoch(void) {
+    static _Atomic uint64_t last;
+    return atomic_fetch_add(&last, 1u) + 1u;
+}
