@@ -14,6 +14,8 @@
 static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -31,6 +33,7 @@ static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_
 static void editor__position_fill(editor_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -39,6 +42,8 @@ static void editor__position_fill(editor_position_pool_t *p, uint32_t row, uint3
 static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -56,6 +61,7 @@ static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_
 static void editor__velocity_fill(editor_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -270,7 +276,7 @@ static bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint3
 editor_selection_view_t editor_query_selection(editor_world_t *w) {
     editor__selection_scratch_t *sc = &w->scratch.selection;
     editor_selection_view_t v = { .count = 0 };
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.position.set.version + w->components.selected.set.version;
     if (!sc->listed || sc->version != version) {
@@ -851,13 +857,13 @@ static const ecs_meta_field_t editor__gizmo_meta_fields[] = {
 };
 
 static const ecs_meta_component_t editor__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, offsetof(editor_world_t, components.position.set.marks), editor__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, offsetof(editor_world_t, components.velocity.set.marks), editor__change },
-    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, offsetof(editor_world_t, components.health.set.marks), editor__change },
-    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, offsetof(editor_world_t, components.name.set.marks), editor__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, offsetof(editor_world_t, components.player.set.marks), editor__change },
-    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, offsetof(editor_world_t, components.selected.set.marks), editor__change },
-    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, offsetof(editor_world_t, components.gizmo.set.marks), editor__change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(editor_position_t), &editor__position_default_value, editor__position_meta_fields, 2, editor__position_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.position.set), 0u, offsetof(editor_world_t, components.position.marks), editor__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(editor_velocity_t), &editor__velocity_default_value, editor__velocity_meta_fields, 2, editor__velocity_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.velocity.set), 0u, offsetof(editor_world_t, components.velocity.marks), editor__change },
+    { "health", "", ECS_META_DATA, sizeof(editor_health_t), &editor__health_default_value, editor__health_meta_fields, 2, editor__health_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.health.set), 0u, offsetof(editor_world_t, components.health.marks), editor__change },
+    { "name", "", ECS_META_DATA, sizeof(editor_name_t), &editor__name_default_value, editor__name_meta_fields, 1, editor__name_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.name.set), 0u, offsetof(editor_world_t, components.name.marks), editor__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.player.set), 0u, 0, editor__change },
+    { "selected", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.selected.set), 0u, 0, editor__change },
+    { "gizmo", "", ECS_META_DATA, sizeof(editor_gizmo_t), &editor__gizmo_default_value, editor__gizmo_meta_fields, 2, editor__gizmo_keys, &editor_meta, 0, ECS_META_SPARSE, offsetof(editor_world_t, components.gizmo.set), 0u, offsetof(editor_world_t, components.gizmo.marks), editor__change },
 };
 
 static const uint32_t editor__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6 };
@@ -1186,21 +1192,21 @@ static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_
     b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
     b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
     b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
     b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
     b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
     b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
     b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
     b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.selected.set.index, (size_t)(o->components.selected.set.count) * sizeof *w->components.selected.set.index, &w->components.selected.set.marks, ECS_MARK_ROWS * sizeof *w->components.selected.set.index }; /* selected: members */
     b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.set.index, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.set.index, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.set.index }; /* gizmo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.size }; /* gizmo.size */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind, &w->components.gizmo.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size, &w->components.gizmo.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.size }; /* gizmo.size */
     b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
     b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
     b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
@@ -1214,12 +1220,17 @@ static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_
 static uint64_t editor__snap_marks_reset(editor_world_t *w) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
     ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.velocity.marks, w->components.velocity.set.count);
     ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.health.marks, w->components.health.set.count);
     ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.name.marks, w->components.name.set.count);
     ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
     ecs_marks_reset(&w->components.selected.set.marks, w->components.selected.set.count);
     ecs_marks_reset(&w->components.gizmo.set.marks, w->components.gizmo.set.count);
+    ecs_marks_reset(&w->components.gizmo.marks, w->components.gizmo.set.count);
     return w->marks_epoch__ = ecs_marks_epoch();
 }
 

@@ -115,23 +115,27 @@ typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } editor_position_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } editor_velocity_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     int32_t *current;
     int32_t *max;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } editor_health_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     char (*value)[32];
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } editor_name_pool_t;
 
 typedef struct {
@@ -146,6 +150,7 @@ typedef struct {
     ecs_sparse_t set;
     editor_gizmo_kind_t *kind;
     float *size;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } editor_gizmo_pool_t;
 
 typedef struct editor_components {
@@ -387,7 +392,7 @@ static inline size_t editor_count_position(const editor_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -414,6 +419,7 @@ static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uin
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -478,7 +484,7 @@ static inline editor_position_ref_t editor_ref_position(editor_world_t *w, ecs_e
     editor_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_position_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -494,7 +500,7 @@ static inline size_t editor_count_velocity(const editor_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -521,6 +527,7 @@ static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uin
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -585,7 +592,7 @@ static inline editor_velocity_ref_t editor_ref_velocity(editor_world_t *w, ecs_e
     editor_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_velocity_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -601,7 +608,7 @@ static inline size_t editor_count_health(const editor_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -628,6 +635,7 @@ static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint3
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -681,7 +689,7 @@ static inline editor_health_ref_t editor_ref_health(editor_world_t *w, ecs_entit
     editor_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_health_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -697,7 +705,7 @@ static inline size_t editor_count_name(const editor_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -723,6 +731,7 @@ static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -773,7 +782,7 @@ static inline editor_name_ref_t editor_ref_name(editor_world_t *w, ecs_entity_t 
     editor_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_name_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -895,7 +904,7 @@ static inline size_t editor_count_gizmo(const editor_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->kind[row] = v->kind;
     p->size[row] = v->size;
 }
@@ -922,6 +931,7 @@ static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
 }
@@ -975,7 +985,7 @@ static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_
     editor_gizmo_pool_t *p = &w->components.gizmo;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { editor_gizmo_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
 
@@ -1120,13 +1130,13 @@ static inline void editor__loop_leave(editor_iter_t *it) {
 /* What each term can walk: its sparse set, or for slot storage the entity slots; and, as
  * the loop hands out its rows (FIELD), the pool's rows marked written (ecs_marks.h). */
 #define EDITOR__WALK(w, c) EDITOR__WALK_##c(w)
-#define EDITOR__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.set.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
-#define EDITOR__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.set.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
-#define EDITOR__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.set.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
-#define EDITOR__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.set.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
+#define EDITOR__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
+#define EDITOR__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
+#define EDITOR__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
+#define EDITOR__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
 #define EDITOR__WALK_player(w__) (ecs_walk_set(&(w__)->components.player.set, &(w__)->entities))
 #define EDITOR__WALK_selected(w__) (ecs_walk_set(&(w__)->components.selected.set, &(w__)->entities))
-#define EDITOR__WALK_gizmo(w__) (ecs_mark_all(&(w__)->components.gizmo.set.marks), ecs_walk_set(&(w__)->components.gizmo.set, &(w__)->entities))
+#define EDITOR__WALK_gizmo(w__) (ecs_mark_all(&(w__)->components.gizmo.marks), ecs_walk_set(&(w__)->components.gizmo.set, &(w__)->entities))
 /* A direct loop walks runs of positions that are every term's row: an owning group's packed
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
  * Its body sees plain rows, so it vectorises. Which loops are direct is a constant
@@ -1264,8 +1274,8 @@ typedef struct editor_movement_view {
 
 static inline editor_movement_view_t editor_query_movement(editor_world_t *w) {
     if (w->pending.count || w->pending.overflow) { editor__groups_flush(w); }
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.velocity.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.velocity.marks); /* the view hands out its rows */
     return (editor_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.id,

@@ -14,6 +14,8 @@
 static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -31,6 +33,7 @@ static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b)
 static void game__position_fill(game_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -39,6 +42,8 @@ static void game__position_fill(game_position_pool_t *p, uint32_t row, uint32_t 
 static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -56,6 +61,7 @@ static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b)
 static void game__velocity_fill(game_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -64,6 +70,8 @@ static void game__velocity_fill(game_velocity_pool_t *p, uint32_t row, uint32_t 
 static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->seconds[a];
         p->seconds[a] = p->seconds[b];
@@ -76,6 +84,7 @@ static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b)
 static void game__lifetime_fill(game_lifetime_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->seconds[row] = p->seconds[from];
 }
 
@@ -352,9 +361,9 @@ static bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
 game_rocks_view_t game_query_rocks(game_world_t *w) {
     game__rocks_scratch_t *sc = &w->scratch.rocks;
     game_rocks_view_t v = { .count = 0 };
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.radius.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.health.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.radius.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.health.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.asteroid.set.version + w->components.position.set.version + w->components.radius.set.version + w->components.health.set.version;
     if (!sc->listed || sc->version != version) {
@@ -413,8 +422,8 @@ static bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint3
 game_fire__query_view_t game_query_fire__query(game_world_t *w) {
     game__fire__query_scratch_t *sc = &w->scratch.fire__query;
     game_fire__query_view_t v = { .count = 0 };
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.velocity.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.velocity.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.player.set.version + w->components.position.set.version + w->components.velocity.set.version;
     if (!sc->listed || sc->version != version) {
@@ -470,8 +479,8 @@ static bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc,
 game_collide__query_view_t game_query_collide__query(game_world_t *w) {
     game__collide__query_scratch_t *sc = &w->scratch.collide__query;
     game_collide__query_view_t v = { .count = 0 };
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.radius.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.radius.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.bullet.set.version + w->components.position.set.version + w->components.radius.set.version;
     if (!sc->listed || sc->version != version) {
@@ -1198,19 +1207,19 @@ static const ecs_meta_field_t game__stats_meta_fields[] = {
 };
 
 static const ecs_meta_component_t game__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, offsetof(game_world_t, components.position.set.marks), game__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, offsetof(game_world_t, components.velocity.set.marks), game__change },
-    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, offsetof(game_world_t, components.health.set.marks), game__change },
-    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, offsetof(game_world_t, components.name.set.marks), game__change },
-    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, offsetof(game_world_t, components.target.set.marks), game__change },
-    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, offsetof(game_world_t, components.cargo.set.marks), game__change },
-    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, offsetof(game_world_t, components.mood.set.marks), game__change },
-    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, offsetof(game_world_t, components.lifetime.set.marks), game__change },
-    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, offsetof(game_world_t, components.radius.set.marks), game__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, offsetof(game_world_t, components.player.set.marks), game__change },
-    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, offsetof(game_world_t, components.asteroid.set.marks), game__change },
-    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, offsetof(game_world_t, components.bullet.set.marks), game__change },
-    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, offsetof(game_world_t, components.frozen.set.marks), game__change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(game_position_t), &game__position_default_value, game__position_meta_fields, 2, game__position_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.position.set), 0u, offsetof(game_world_t, components.position.marks), game__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(game_velocity_t), &game__velocity_default_value, game__velocity_meta_fields, 2, game__velocity_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.velocity.set), 0u, offsetof(game_world_t, components.velocity.marks), game__change },
+    { "health", "", ECS_META_DATA, sizeof(game_health_t), &game__health_default_value, game__health_meta_fields, 2, game__health_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.health.set), 0u, offsetof(game_world_t, components.health.marks), game__change },
+    { "name", "", ECS_META_DATA, sizeof(game_name_t), &game__name_default_value, game__name_meta_fields, 1, game__name_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.name.set), 0u, offsetof(game_world_t, components.name.marks), game__change },
+    { "target", "What this entity chases or aims at", ECS_META_DATA, sizeof(game_target_t), &game__target_default_value, game__target_meta_fields, 1, game__target_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.target.set), 0u, offsetof(game_world_t, components.target.marks), game__change },
+    { "cargo", "", ECS_META_DATA, sizeof(game_cargo_t), &game__cargo_default_value, game__cargo_meta_fields, 2, game__cargo_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.cargo.set), 0u, offsetof(game_world_t, components.cargo.marks), game__change },
+    { "mood", "", ECS_META_DATA, sizeof(game_mood_t), &game__mood_default_value, game__mood_meta_fields, 1, game__mood_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.mood.set), 0u, offsetof(game_world_t, components.mood.marks), game__change },
+    { "lifetime", "Seconds left before the entity expires", ECS_META_DATA, sizeof(game_lifetime_t), &game__lifetime_default_value, game__lifetime_meta_fields, 1, game__lifetime_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.lifetime.set), 0u, offsetof(game_world_t, components.lifetime.marks), game__change },
+    { "radius", "", ECS_META_DATA, sizeof(game_radius_t), &game__radius_default_value, game__radius_meta_fields, 1, game__radius_keys, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.radius.set), 0u, offsetof(game_world_t, components.radius.marks), game__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.player.set), 0u, 0, game__change },
+    { "asteroid", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.asteroid.set), 0u, 0, game__change },
+    { "bullet", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.bullet.set), 0u, 0, game__change },
+    { "frozen", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &game_meta, 0, ECS_META_SPARSE, offsetof(game_world_t, components.frozen.set), 0u, 0, game__change },
     { "clock", "", ECS_META_SINGLETON, sizeof(game_clock_t), &game__clock_default_value, game__clock_meta_fields, 2, game__clock_keys, &game_meta, offsetof(game_world_t, singletons.clock), ECS_META_SPARSE, 0, 0u, 0, NULL },
     { "stats", "Counts since the demo last printed them", ECS_META_SINGLETON, sizeof(game_stats_t), &game__stats_default_value, game__stats_meta_fields, 4, game__stats_keys, &game_meta, offsetof(game_world_t, singletons.stats), ECS_META_SPARSE, 0, 0u, 0, NULL },
 };
@@ -1698,7 +1707,7 @@ static void game__run_fire(const game_fire_t *all, uint32_t begin, uint32_t end)
 
 /* move: its context over every match; the number of matches. */
 static size_t game__prepare_move(game_world_t *w, game_move_t *s, float dt, struct game__systems *st) {
-    ecs_mark_all(&w->components.position.set.marks); /* written by the ranges (no marks from threads) */
+    ecs_mark_all(&w->components.position.marks); /* written by the ranges (no marks from threads) */
     game_movement_view_t v = game_query_movement(w);
     (void)st;
     s->count = v.count;
@@ -1734,7 +1743,7 @@ static void game__run_move(const game_move_t *all, uint32_t begin, uint32_t end)
 
 /* expire: its context over every match; the number of matches. */
 static size_t game__prepare_expire(game_world_t *w, game_expire_t *s, float dt, struct game__systems *st) {
-    ecs_mark_all(&w->components.lifetime.set.marks); /* written by the ranges (no marks from threads) */
+    ecs_mark_all(&w->components.lifetime.marks); /* written by the ranges (no marks from threads) */
     game_expiring_view_t v = game_query_expiring(w);
     (void)st;
     s->count = v.count;
@@ -1768,7 +1777,7 @@ static void game__run_expire(const game_expire_t *all, uint32_t begin, uint32_t 
 
 /* collide: its context over every match; the number of matches. */
 static size_t game__prepare_collide(game_world_t *w, game_collide_t *s, float dt, struct game__systems *st) {
-    ecs_mark_all(&w->components.health.set.marks); /* written by the ranges (no marks from threads) */
+    ecs_mark_all(&w->components.health.marks); /* written by the ranges (no marks from threads) */
     game_collide__query_view_t v = game_query_collide__query(w);
     (void)st;
     s->count = v.count;
@@ -2112,27 +2121,27 @@ static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, 
     b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
     b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
     b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
     b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
     b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
     b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
     b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.set.index }; /* target: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
+    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
     b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.set.index, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.set.index, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.set.index }; /* cargo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.items, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.items, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.items }; /* cargo.items */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.count, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.count, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.count }; /* cargo.count */
+    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.items, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.items, &w->components.cargo.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.items }; /* cargo.items */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.count, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.count, &w->components.cargo.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.count }; /* cargo.count */
     b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.set.index, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.set.index, &w->components.mood.set.marks, ECS_MARK_ROWS * sizeof *w->components.mood.set.index }; /* mood: members */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.state, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.state, &w->components.mood.set.marks, ECS_MARK_ROWS * sizeof *w->components.mood.state }; /* mood.state */
+    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.state, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.state, &w->components.mood.marks, ECS_MARK_ROWS * sizeof *w->components.mood.state }; /* mood.state */
     b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.set.id, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.set.id, &w->components.lifetime.set.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.set.id }; /* lifetime: members */
-    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.seconds, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.seconds, &w->components.lifetime.set.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.seconds }; /* lifetime.seconds */
+    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.seconds, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.seconds, &w->components.lifetime.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.seconds }; /* lifetime.seconds */
     b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.set.index, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.set.index, &w->components.radius.set.marks, ECS_MARK_ROWS * sizeof *w->components.radius.set.index }; /* radius: members */
-    b[26] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.metres, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.metres, &w->components.radius.set.marks, ECS_MARK_ROWS * sizeof *w->components.radius.metres }; /* radius.metres */
+    b[26] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.metres, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.metres, &w->components.radius.marks, ECS_MARK_ROWS * sizeof *w->components.radius.metres }; /* radius.metres */
     b[27] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
     b[28] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.asteroid.set.index, (size_t)(o->components.asteroid.set.count) * sizeof *w->components.asteroid.set.index, &w->components.asteroid.set.marks, ECS_MARK_ROWS * sizeof *w->components.asteroid.set.index }; /* asteroid: members */
     b[29] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.bullet.set.index, (size_t)(o->components.bullet.set.count) * sizeof *w->components.bullet.set.index, &w->components.bullet.set.marks, ECS_MARK_ROWS * sizeof *w->components.bullet.set.index }; /* bullet: members */
@@ -2150,14 +2159,23 @@ static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, 
 static uint64_t game__snap_marks_reset(game_world_t *w) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
     ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.velocity.marks, w->components.velocity.set.count);
     ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.health.marks, w->components.health.set.count);
     ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.name.marks, w->components.name.set.count);
     ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
+    ecs_marks_reset(&w->components.target.marks, w->components.target.set.count);
     ecs_marks_reset(&w->components.cargo.set.marks, w->components.cargo.set.count);
+    ecs_marks_reset(&w->components.cargo.marks, w->components.cargo.set.count);
     ecs_marks_reset(&w->components.mood.set.marks, w->components.mood.set.count);
+    ecs_marks_reset(&w->components.mood.marks, w->components.mood.set.count);
     ecs_marks_reset(&w->components.lifetime.set.marks, w->components.lifetime.set.count);
+    ecs_marks_reset(&w->components.lifetime.marks, w->components.lifetime.set.count);
     ecs_marks_reset(&w->components.radius.set.marks, w->components.radius.set.count);
+    ecs_marks_reset(&w->components.radius.marks, w->components.radius.set.count);
     ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
     ecs_marks_reset(&w->components.asteroid.set.marks, w->components.asteroid.set.count);
     ecs_marks_reset(&w->components.bullet.set.marks, w->components.bullet.set.count);

@@ -167,49 +167,58 @@ typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_position_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_velocity_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     int32_t *current;
     int32_t *max;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_health_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     char (*value)[32];
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_name_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     ecs_entity_t *entity;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_target_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     uint16_t (*items)[8];
     uint8_t *count;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_cargo_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     game_mood_state_t *state;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_mood_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     float *seconds;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_lifetime_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     float *metres;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } game_radius_pool_t;
 
 typedef struct {
@@ -545,7 +554,7 @@ static inline size_t game_count_position(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -572,6 +581,7 @@ static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -638,7 +648,7 @@ static inline game_position_ref_t game_ref_position(game_world_t *w, ecs_entity_
     game_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_position_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -654,7 +664,7 @@ static inline size_t game_count_velocity(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -681,6 +691,7 @@ static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -747,7 +758,7 @@ static inline game_velocity_ref_t game_ref_velocity(game_world_t *w, ecs_entity_
     game_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_velocity_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -763,7 +774,7 @@ static inline size_t game_count_health(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -790,6 +801,7 @@ static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -845,7 +857,7 @@ static inline game_health_ref_t game_ref_health(game_world_t *w, ecs_entity_t e)
     game_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_health_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -861,7 +873,7 @@ static inline size_t game_count_name(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -887,6 +899,7 @@ static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -939,7 +952,7 @@ static inline game_name_ref_t game_ref_name(game_world_t *w, ecs_entity_t e) {
     game_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_name_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -955,7 +968,7 @@ static inline size_t game_count_target(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->entity[row] = v->entity;
 }
 
@@ -981,6 +994,7 @@ static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 4); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->entity[row] = p->entity[from];
 }
 
@@ -1033,7 +1047,7 @@ static inline game_target_ref_t game_ref_target(game_world_t *w, ecs_entity_t e)
     game_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_target_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -1049,7 +1063,7 @@ static inline size_t game_count_cargo(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     memcpy(p->items[row], v->items, sizeof p->items[row]);
     p->count[row] = v->count;
 }
@@ -1076,6 +1090,7 @@ static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t r
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     memcpy(p->items[row], p->items[from], sizeof p->items[row]);
     p->count[row] = p->count[from];
 }
@@ -1131,7 +1146,7 @@ static inline game_cargo_ref_t game_ref_cargo(game_world_t *w, ecs_entity_t e) {
     game_cargo_pool_t *p = &w->components.cargo;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_cargo_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_cargo_ref_t){ .items = &p->items[row], .count = &p->count[row] };
 }
 
@@ -1147,7 +1162,7 @@ static inline size_t game_count_mood(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->state[row] = v->state;
 }
 
@@ -1173,6 +1188,7 @@ static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->state[row] = p->state[from];
 }
 
@@ -1225,7 +1241,7 @@ static inline game_mood_ref_t game_ref_mood(game_world_t *w, ecs_entity_t e) {
     game_mood_pool_t *p = &w->components.mood;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_mood_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_mood_ref_t){ .state = &p->state[row] };
 }
 
@@ -1241,7 +1257,7 @@ static inline size_t game_count_lifetime(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->seconds[row] = v->seconds;
 }
 
@@ -1267,6 +1283,7 @@ static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 7); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->seconds[row] = p->seconds[from];
 }
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e);
@@ -1330,7 +1347,7 @@ static inline game_lifetime_ref_t game_ref_lifetime(game_world_t *w, ecs_entity_
     game_lifetime_pool_t *p = &w->components.lifetime;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_lifetime_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_lifetime_ref_t){ .seconds = &p->seconds[row] };
 }
 
@@ -1346,7 +1363,7 @@ static inline size_t game_count_radius(const game_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->metres[row] = v->metres;
 }
 
@@ -1372,6 +1389,7 @@ static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 8); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->metres[row] = p->metres[from];
 }
 
@@ -1424,7 +1442,7 @@ static inline game_radius_ref_t game_ref_radius(game_world_t *w, ecs_entity_t e)
     game_radius_pool_t *p = &w->components.radius;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { game_radius_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (game_radius_ref_t){ .metres = &p->metres[row] };
 }
 
@@ -1811,15 +1829,15 @@ static inline void game__loop_leave(game_iter_t *it) {
 /* What each term can walk: its sparse set, or for slot storage the entity slots; and, as
  * the loop hands out its rows (FIELD), the pool's rows marked written (ecs_marks.h). */
 #define GAME__WALK(w, c) GAME__WALK_##c(w)
-#define GAME__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.set.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
-#define GAME__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.set.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
-#define GAME__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.set.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
-#define GAME__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.set.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
-#define GAME__WALK_target(w__) (ecs_mark_all(&(w__)->components.target.set.marks), ecs_walk_set(&(w__)->components.target.set, &(w__)->entities))
-#define GAME__WALK_cargo(w__) (ecs_mark_all(&(w__)->components.cargo.set.marks), ecs_walk_set(&(w__)->components.cargo.set, &(w__)->entities))
-#define GAME__WALK_mood(w__) (ecs_mark_all(&(w__)->components.mood.set.marks), ecs_walk_set(&(w__)->components.mood.set, &(w__)->entities))
-#define GAME__WALK_lifetime(w__) (ecs_mark_all(&(w__)->components.lifetime.set.marks), ecs_walk_set(&(w__)->components.lifetime.set, &(w__)->entities))
-#define GAME__WALK_radius(w__) (ecs_mark_all(&(w__)->components.radius.set.marks), ecs_walk_set(&(w__)->components.radius.set, &(w__)->entities))
+#define GAME__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
+#define GAME__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
+#define GAME__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
+#define GAME__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
+#define GAME__WALK_target(w__) (ecs_mark_all(&(w__)->components.target.marks), ecs_walk_set(&(w__)->components.target.set, &(w__)->entities))
+#define GAME__WALK_cargo(w__) (ecs_mark_all(&(w__)->components.cargo.marks), ecs_walk_set(&(w__)->components.cargo.set, &(w__)->entities))
+#define GAME__WALK_mood(w__) (ecs_mark_all(&(w__)->components.mood.marks), ecs_walk_set(&(w__)->components.mood.set, &(w__)->entities))
+#define GAME__WALK_lifetime(w__) (ecs_mark_all(&(w__)->components.lifetime.marks), ecs_walk_set(&(w__)->components.lifetime.set, &(w__)->entities))
+#define GAME__WALK_radius(w__) (ecs_mark_all(&(w__)->components.radius.marks), ecs_walk_set(&(w__)->components.radius.set, &(w__)->entities))
 #define GAME__WALK_player(w__) (ecs_walk_set(&(w__)->components.player.set, &(w__)->entities))
 #define GAME__WALK_asteroid(w__) (ecs_walk_set(&(w__)->components.asteroid.set, &(w__)->entities))
 #define GAME__WALK_bullet(w__) (ecs_walk_set(&(w__)->components.bullet.set, &(w__)->entities))
@@ -1997,8 +2015,8 @@ typedef struct game_movement_view {
 
 static inline game_movement_view_t game_query_movement(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) { game__groups_flush(w); }
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.velocity.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.velocity.marks); /* the view hands out its rows */
     return (game_movement_view_t){
         .count = w->groups.g1,
         .entity = w->components.position.set.id,
@@ -2027,7 +2045,7 @@ typedef struct game_expiring_view {
 
 static inline game_expiring_view_t game_query_expiring(game_world_t *w) {
     if (w->pending.count || w->pending.overflow) { game__groups_flush(w); }
-    ecs_mark_all(&w->components.lifetime.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.lifetime.marks); /* the view hands out its rows */
     return (game_expiring_view_t){
         .count = w->groups.g0,
         .entity = w->components.lifetime.set.id,

@@ -21,6 +21,8 @@ static bool server__position_reserve(server_position_pool_t *p) {
 static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -38,6 +40,7 @@ static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_
 static void server__position_fill(server_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -53,6 +56,8 @@ static bool server__velocity_reserve(server_velocity_pool_t *p) {
 static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
     ecs_sparse_swap_rows(&p->set, a, b);
+    ecs_mark(&p->marks, a);
+    ecs_mark(&p->marks, b);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -70,6 +75,7 @@ static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_
 static void server__velocity_fill(server_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
     ecs_sparse_fill(&p->set, row, from);
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -321,7 +327,7 @@ static bool server__replication_scratch_fit(server__replication_scratch_t *sc, u
 server_replication_view_t server_query_replication(server_world_t *w) {
     server__replication_scratch_t *sc = &w->scratch.replication;
     server_replication_view_t v = { .count = 0 };
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
     /* Versions only grow: their sum is unchanged only while none of them changed. */
     uint64_t version = w->components.position.set.version + w->components.replicated.set.version;
     if (!sc->listed || sc->version != version) {
@@ -906,14 +912,14 @@ static const ecs_meta_field_t server__connection_meta_fields[] = {
 };
 
 static const ecs_meta_component_t server__meta_components[] = {
-    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, offsetof(server_world_t, components.position.set.marks), server__change },
-    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, offsetof(server_world_t, components.velocity.set.marks), server__change },
-    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, offsetof(server_world_t, components.health.set.marks), server__change },
-    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, offsetof(server_world_t, components.name.set.marks), server__change },
-    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, offsetof(server_world_t, components.player.set.marks), server__change },
-    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, offsetof(server_world_t, components.target.set.marks), server__change },
-    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, offsetof(server_world_t, components.connection.set.marks), server__change },
-    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, offsetof(server_world_t, components.replicated.set.marks), server__change },
+    { "position", "World position in metres", ECS_META_DATA, sizeof(server_position_t), &server__position_default_value, server__position_meta_fields, 2, server__position_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.position.set), 0u, offsetof(server_world_t, components.position.marks), server__change },
+    { "velocity", "Metres per second", ECS_META_DATA, sizeof(server_velocity_t), &server__velocity_default_value, server__velocity_meta_fields, 2, server__velocity_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.velocity.set), 0u, offsetof(server_world_t, components.velocity.marks), server__change },
+    { "health", "", ECS_META_DATA, sizeof(server_health_t), &server__health_default_value, server__health_meta_fields, 2, server__health_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.health.set), 0u, offsetof(server_world_t, components.health.marks), server__change },
+    { "name", "", ECS_META_DATA, sizeof(server_name_t), &server__name_default_value, server__name_meta_fields, 1, server__name_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.name.set), 0u, offsetof(server_world_t, components.name.marks), server__change },
+    { "player", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.player.set), 0u, 0, server__change },
+    { "target", "What this entity chases", ECS_META_DATA, sizeof(server_target_t), &server__target_default_value, server__target_meta_fields, 1, server__target_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.target.set), 0u, offsetof(server_world_t, components.target.marks), server__change },
+    { "connection", "A player's network link", ECS_META_DATA, sizeof(server_connection_t), &server__connection_default_value, server__connection_meta_fields, 2, server__connection_keys, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.connection.set), 0u, offsetof(server_world_t, components.connection.marks), server__change },
+    { "replicated", "", ECS_META_TAG, 0, NULL, NULL, 0, NULL, &server_meta, 0, ECS_META_SPARSE, offsetof(server_world_t, components.replicated.set), 0u, 0, server__change },
 };
 
 static const uint32_t server__meta_pooled[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -1243,22 +1249,22 @@ static uint32_t server__snap_blocks(const server_world_t *o, const server_world_
     b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
     b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
     b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
+    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
+    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
     b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
+    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
+    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
     b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
+    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
+    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
     b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
+    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
     b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
     b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.set.index }; /* target: members */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
+    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
     b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.set.index, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.set.index, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.set.index }; /* connection: members */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.peer, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.peer, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.peer }; /* connection.peer */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.ping_ms, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.ping_ms, &w->components.connection.set.marks, ECS_MARK_ROWS * sizeof *w->components.connection.ping_ms }; /* connection.ping_ms */
+    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.peer, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.peer, &w->components.connection.marks, ECS_MARK_ROWS * sizeof *w->components.connection.peer }; /* connection.peer */
+    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.connection.ping_ms, (size_t)(o->components.connection.set.count) * sizeof *w->components.connection.ping_ms, &w->components.connection.marks, ECS_MARK_ROWS * sizeof *w->components.connection.ping_ms }; /* connection.ping_ms */
     b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.replicated.set.index, (size_t)(o->components.replicated.set.count) * sizeof *w->components.replicated.set.index, &w->components.replicated.set.marks, ECS_MARK_ROWS * sizeof *w->components.replicated.set.index }; /* replicated: members */
     b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
     b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
@@ -1273,12 +1279,18 @@ static uint32_t server__snap_blocks(const server_world_t *o, const server_world_
 static uint64_t server__snap_marks_reset(server_world_t *w) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
+    ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
     ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
+    ecs_marks_reset(&w->components.velocity.marks, w->components.velocity.set.count);
     ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
+    ecs_marks_reset(&w->components.health.marks, w->components.health.set.count);
     ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
+    ecs_marks_reset(&w->components.name.marks, w->components.name.set.count);
     ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
     ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
+    ecs_marks_reset(&w->components.target.marks, w->components.target.set.count);
     ecs_marks_reset(&w->components.connection.set.marks, w->components.connection.set.count);
+    ecs_marks_reset(&w->components.connection.marks, w->components.connection.set.count);
     ecs_marks_reset(&w->components.replicated.set.marks, w->components.replicated.set.count);
     return w->marks_epoch__ = ecs_marks_epoch();
 }

@@ -117,23 +117,27 @@ typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_position_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     float *x;
     float *y;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_velocity_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     int32_t *current;
     int32_t *max;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_health_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     char (*value)[32];
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_name_pool_t;
 
 typedef struct {
@@ -143,12 +147,14 @@ typedef struct {
 typedef struct {
     ecs_sparse_t set;
     ecs_entity_t *entity;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_target_pool_t;
 
 typedef struct {
     ecs_sparse_t set;
     uint32_t *peer;
     uint16_t *ping_ms;
+    ecs_marks_t marks; /* rows written since the last snapshot or record (ecs_marks.h) */
 } server_connection_pool_t;
 
 typedef struct {
@@ -400,7 +406,7 @@ static inline size_t server_count_position(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -427,6 +433,7 @@ static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uin
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -491,7 +498,7 @@ static inline server_position_ref_t server_ref_position(server_world_t *w, ecs_e
     server_position_pool_t *p = &w->components.position;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_position_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_position_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -507,7 +514,7 @@ static inline size_t server_count_velocity(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -534,6 +541,7 @@ static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uin
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -598,7 +606,7 @@ static inline server_velocity_ref_t server_ref_velocity(server_world_t *w, ecs_e
     server_velocity_pool_t *p = &w->components.velocity;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_velocity_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_velocity_ref_t){ .x = &p->x[row], .y = &p->y[row] };
 }
 
@@ -614,7 +622,7 @@ static inline size_t server_count_health(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -641,6 +649,7 @@ static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint3
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -694,7 +703,7 @@ static inline server_health_ref_t server_ref_health(server_world_t *w, ecs_entit
     server_health_pool_t *p = &w->components.health;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_health_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_health_ref_t){ .current = &p->current[row], .max = &p->max[row] };
 }
 
@@ -710,7 +719,7 @@ static inline size_t server_count_name(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -736,6 +745,7 @@ static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -786,7 +796,7 @@ static inline server_name_ref_t server_ref_name(server_world_t *w, ecs_entity_t 
     server_name_pool_t *p = &w->components.name;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_name_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_name_ref_t){ .value = &p->value[row] };
 }
 
@@ -855,7 +865,7 @@ static inline size_t server_count_target(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->entity[row] = v->entity;
 }
 
@@ -881,6 +891,7 @@ static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint3
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->entity[row] = p->entity[from];
 }
 
@@ -931,7 +942,7 @@ static inline server_target_ref_t server_ref_target(server_world_t *w, ecs_entit
     server_target_pool_t *p = &w->components.target;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_target_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_target_ref_t){ .entity = &p->entity[row] };
 }
 
@@ -947,7 +958,7 @@ static inline size_t server_count_connection(const server_world_t *w) {
 
 /* Writes v into row `row` of the pool. */
 static inline void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
-    ecs_mark(&p->set.marks, row);
+    ecs_mark(&p->marks, row);
     p->peer[row] = v->peer;
     p->ping_ms[row] = v->ping_ms;
 }
@@ -974,6 +985,7 @@ static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, u
     uint32_t from = ecs_sparse_remove(&p->set, e, row);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
+    ecs_mark(&p->marks, row);
     p->peer[row] = p->peer[from];
     p->ping_ms[row] = p->ping_ms[from];
 }
@@ -1027,7 +1039,7 @@ static inline server_connection_ref_t server_ref_connection(server_world_t *w, e
     server_connection_pool_t *p = &w->components.connection;
     uint32_t row = ecs_entities_issued(&w->entities, e) ? ecs_sparse_lookup(&p->set, e) : ECS_ROW_NONE;
     if (row == ECS_ROW_NONE) { server_connection_ref_t none = ECS_ZERO; return none; }
-    ecs_mark(&p->set.marks, row); /* written from now until the next snapshot or record */
+    ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (server_connection_ref_t){ .peer = &p->peer[row], .ping_ms = &p->ping_ms[row] };
 }
 
@@ -1227,13 +1239,13 @@ static inline void server__loop_leave(server_iter_t *it) {
 /* What each term can walk: its sparse set, or for slot storage the entity slots; and, as
  * the loop hands out its rows (FIELD), the pool's rows marked written (ecs_marks.h). */
 #define SERVER__WALK(w, c) SERVER__WALK_##c(w)
-#define SERVER__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.set.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
-#define SERVER__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.set.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
-#define SERVER__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.set.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
-#define SERVER__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.set.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
+#define SERVER__WALK_position(w__) (ecs_mark_all(&(w__)->components.position.marks), ecs_walk_set(&(w__)->components.position.set, &(w__)->entities))
+#define SERVER__WALK_velocity(w__) (ecs_mark_all(&(w__)->components.velocity.marks), ecs_walk_set(&(w__)->components.velocity.set, &(w__)->entities))
+#define SERVER__WALK_health(w__) (ecs_mark_all(&(w__)->components.health.marks), ecs_walk_set(&(w__)->components.health.set, &(w__)->entities))
+#define SERVER__WALK_name(w__) (ecs_mark_all(&(w__)->components.name.marks), ecs_walk_set(&(w__)->components.name.set, &(w__)->entities))
 #define SERVER__WALK_player(w__) (ecs_walk_set(&(w__)->components.player.set, &(w__)->entities))
-#define SERVER__WALK_target(w__) (ecs_mark_all(&(w__)->components.target.set.marks), ecs_walk_set(&(w__)->components.target.set, &(w__)->entities))
-#define SERVER__WALK_connection(w__) (ecs_mark_all(&(w__)->components.connection.set.marks), ecs_walk_set(&(w__)->components.connection.set, &(w__)->entities))
+#define SERVER__WALK_target(w__) (ecs_mark_all(&(w__)->components.target.marks), ecs_walk_set(&(w__)->components.target.set, &(w__)->entities))
+#define SERVER__WALK_connection(w__) (ecs_mark_all(&(w__)->components.connection.marks), ecs_walk_set(&(w__)->components.connection.set, &(w__)->entities))
 #define SERVER__WALK_replicated(w__) (ecs_walk_set(&(w__)->components.replicated.set, &(w__)->entities))
 /* A direct loop walks runs of positions that are every term's row: an owning group's packed
  * rows, or (every term with slot storage) runs of slots whose masks have every term's bit.
@@ -1377,8 +1389,8 @@ typedef struct server_movement_view {
 
 static inline server_movement_view_t server_query_movement(server_world_t *w) {
     if (w->pending.count || w->pending.overflow) { server__groups_flush(w); }
-    ecs_mark_all(&w->components.position.set.marks); /* the view hands out its rows */
-    ecs_mark_all(&w->components.velocity.set.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.position.marks); /* the view hands out its rows */
+    ecs_mark_all(&w->components.velocity.marks); /* the view hands out its rows */
     return (server_movement_view_t){
         .count = w->groups.g0,
         .entity = w->components.position.set.id,

@@ -111,7 +111,7 @@ void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];
         for (uint32_t i = 0; i < ecs_meta_columns(c); i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
         if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
-        else if (c->marks_offset) ecs_marks_fini((ecs_marks_t *)(void *)((char *)w + c->marks_offset));
+        if (c->marks_offset) ecs_marks_fini((ecs_marks_t *)(void *)((char *)w + c->marks_offset));
     }
 }
 

@@ -86,7 +86,7 @@ typedef struct ecs_meta_component {
     size_t sparse_offset;       /* ECS_META_SPARSE: its pool's ecs_sparse_t's offset in the world */
     uint32_t slot_index;        /* ECS_META_SLOT: its bit in an entity's slot mask */
     size_t marks_offset;        /* its rows' change marks (ecs_marks_t) in the world; 0: none (a
-                                 * singleton, a tag in slot storage) */
+                                 * singleton, a tag) */
     /* The schema's add (value ignored for a tag), set or remove of this component (c) for
      * world w (the schema's <name>_world_t) and a value struct of it, hooks fired as the
      * generated add, set and remove fire them; NULL for a singleton. */

@@ -222,16 +222,13 @@ class Component:
         return f"{pool}rows[{row}].{f.name}" if self.struct_layout else f"{pool}{f.name}[{row}]"
 
     def marks(self, pool):
-        """C lvalue: the change marks (ecs_marks_t) of the pool reached as `pool` ("p->"): its
-        sparse set's, which marks the members it moves, or a slot pool's own."""
-        return f"{pool}marks" if self.slot else f"{pool}set.marks"
+        """C lvalue: the change marks (ecs_marks_t) of the rows of the data component's pool
+        reached as `pool` ("p->"); its sparse set keeps its own for the members it moves."""
+        return f"{pool}marks"
 
     def meta_marks_offset(self, schema):
-        """C: the offset of its rows' change marks in the world (0 for a tag in slot storage,
-        which has no rows)."""
-        if self.slot and not self.fields:
-            return "0"
-        return f"offsetof({schema.world_type}, {self.marks(f'components.{self.name}.')})"
+        """C: the offset of its rows' change marks in the world (0 for a tag: no rows)."""
+        return f"offsetof({schema.world_type}, {self.marks(f'components.{self.name}.')})" if self.fields else "0"
 
     @property
     def meta_storage(self):

@@ -54,10 +54,9 @@ class Snapshot:
             p = f"w->components.{c.name}"
             count = f"o->components.{c.name}.set.count"
             members = f"{p}.set.{'id' if c.name in ids else 'index'}"
-            marks = c.marks(f"{p}.")
-            out.append(Block(f"{c.name}: members", members, count, marks, _rows(members)))
+            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks", _rows(members)))
             for col in _columns(c):
-                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, marks, _rows(f"{p}.{col}")))
+                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}."), _rows(f"{p}.{col}")))
         if s.slotted:
             out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u", ENTITY_MARKS,
                              f"ECS_MARK_ROWS * {s.mask_words}u * sizeof *w->slot_mask"))
