@@ -1493,11 +1493,13 @@ typedef struct editor_snapshot editor_snapshot_t;
 /* An empty snapshot; NULL when out of memory. */
 editor_snapshot_t *editor_snapshot_new(void);
 void editor_snapshot_free(editor_snapshot_t *s);
-/* Copies w into s (a full copy of its live bytes). False when out of memory: s then holds
+/* Copies w into s (a full copy of its live bytes) and clears w's change marks, which are
+ * bookkeeping, not state (see the recorder below). False when out of memory: s then holds
  * nothing (a restore from it is refused). */
 bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s);
 /* An incremental snapshot: s stores only the byte ranges where w differs from the full
- * snapshot base (or, when base is itself incremental, from base's full one). It stays
+ * snapshot base (or, when base is itself incremental, from base's full one), comparing only
+ * the rows marked since that full take when no record or other take came between. It stays
  * valid while that full snapshot is neither freed nor taken again (a restore checks the
  * latter and refuses). False when out of memory, base is s or cannot be restored itself. */
 bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, const editor_snapshot_t *base);
@@ -1510,8 +1512,11 @@ size_t editor_snapshot_memory(const editor_snapshot_t *s);
 
 /* The flight recorder: the last `capacity` frames of a world, one recorded per frame, kept
  * as the latest frame in full and, for each older one, the byte ranges that differ from the
- * frame after it (found by comparison, so writes through views, refs and pointers count).
- * Frames are named by how far back they are: 0 is the latest. */
+ * frame after it. Frames are named by how far back they are: 0 is the latest.
+ * A record (and a full take) compares only the rows written since the last one, which the
+ * world marks as it writes them: a pointer from ref_<c>, a view or a loop taken before a
+ * record or take must not be written after it (debug builds check; docs/debugging-with-
+ * dumps.md, "Change marks"). Neither may run inside a macro loop. */
 typedef struct editor_recorder editor_recorder_t;
 /* A recorder of the last `capacity` frames (at least 1); NULL when out of memory. */
 editor_recorder_t *editor_recorder_new(uint32_t capacity);

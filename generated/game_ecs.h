@@ -2575,11 +2575,13 @@ typedef struct game_snapshot game_snapshot_t;
 /* An empty snapshot; NULL when out of memory. */
 game_snapshot_t *game_snapshot_new(void);
 void game_snapshot_free(game_snapshot_t *s);
-/* Copies w into s (a full copy of its live bytes). False when out of memory: s then holds
+/* Copies w into s (a full copy of its live bytes) and clears w's change marks, which are
+ * bookkeeping, not state (see the recorder below). False when out of memory: s then holds
  * nothing (a restore from it is refused). */
 bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s);
 /* An incremental snapshot: s stores only the byte ranges where w differs from the full
- * snapshot base (or, when base is itself incremental, from base's full one). It stays
+ * snapshot base (or, when base is itself incremental, from base's full one), comparing only
+ * the rows marked since that full take when no record or other take came between. It stays
  * valid while that full snapshot is neither freed nor taken again (a restore checks the
  * latter and refuses). False when out of memory, base is s or cannot be restored itself. */
 bool game_snapshot_take_since(const game_world_t *w, game_snapshot_t *s, const game_snapshot_t *base);
@@ -2592,8 +2594,11 @@ size_t game_snapshot_memory(const game_snapshot_t *s);
 
 /* The flight recorder: the last `capacity` frames of a world, one recorded per frame, kept
  * as the latest frame in full and, for each older one, the byte ranges that differ from the
- * frame after it (found by comparison, so writes through views, refs and pointers count).
- * Frames are named by how far back they are: 0 is the latest. */
+ * frame after it. Frames are named by how far back they are: 0 is the latest.
+ * A record (and a full take) compares only the rows written since the last one, which the
+ * world marks as it writes them: a pointer from ref_<c>, a view or a loop taken before a
+ * record or take must not be written after it (debug builds check; docs/debugging-with-
+ * dumps.md, "Change marks"). Neither may run inside a macro loop. */
 typedef struct game_recorder game_recorder_t;
 /* A recorder of the last `capacity` frames (at least 1); NULL when out of memory. */
 game_recorder_t *game_recorder_new(uint32_t capacity);

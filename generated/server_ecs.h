@@ -1631,11 +1631,13 @@ typedef struct server_snapshot server_snapshot_t;
 /* An empty snapshot; NULL when out of memory. */
 server_snapshot_t *server_snapshot_new(void);
 void server_snapshot_free(server_snapshot_t *s);
-/* Copies w into s (a full copy of its live bytes). False when out of memory: s then holds
+/* Copies w into s (a full copy of its live bytes) and clears w's change marks, which are
+ * bookkeeping, not state (see the recorder below). False when out of memory: s then holds
  * nothing (a restore from it is refused). */
 bool server_snapshot_take(const server_world_t *w, server_snapshot_t *s);
 /* An incremental snapshot: s stores only the byte ranges where w differs from the full
- * snapshot base (or, when base is itself incremental, from base's full one). It stays
+ * snapshot base (or, when base is itself incremental, from base's full one), comparing only
+ * the rows marked since that full take when no record or other take came between. It stays
  * valid while that full snapshot is neither freed nor taken again (a restore checks the
  * latter and refuses). False when out of memory, base is s or cannot be restored itself. */
 bool server_snapshot_take_since(const server_world_t *w, server_snapshot_t *s, const server_snapshot_t *base);
@@ -1648,8 +1650,11 @@ size_t server_snapshot_memory(const server_snapshot_t *s);
 
 /* The flight recorder: the last `capacity` frames of a world, one recorded per frame, kept
  * as the latest frame in full and, for each older one, the byte ranges that differ from the
- * frame after it (found by comparison, so writes through views, refs and pointers count).
- * Frames are named by how far back they are: 0 is the latest. */
+ * frame after it. Frames are named by how far back they are: 0 is the latest.
+ * A record (and a full take) compares only the rows written since the last one, which the
+ * world marks as it writes them: a pointer from ref_<c>, a view or a loop taken before a
+ * record or take must not be written after it (debug builds check; docs/debugging-with-
+ * dumps.md, "Change marks"). Neither may run inside a macro loop. */
 typedef struct server_recorder server_recorder_t;
 /* A recorder of the last `capacity` frames (at least 1); NULL when out of memory. */
 server_recorder_t *server_recorder_new(uint32_t capacity);

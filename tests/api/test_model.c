@@ -87,7 +87,7 @@ static long long failed_op;       /* the first operation a check failed in, -1 i
 static unsigned long long checks; /* checks made */
 static struct {
     unsigned long long spawns, prefabs, destroys, calls, loops, views, deferred, round_trips, refused, singles;
-    unsigned long long snapshots, restores, restores_refused;
+    unsigned long long snapshots, restores, restores_refused, records;
     uint32_t peak;
 } stats;
 /* Hook calls per kind and component: made by the world's hooks, predicted by the model. */
@@ -1000,6 +1000,27 @@ static void snapshot_op(kit_world_t *w) {
     stats.snapshots++;
 }
 
+/* The flight recorder over the same world: each record keeps the world's hash, and a random
+ * frame it holds, restored into a world of its own, must hash the same. A record between
+ * snapshots resets the world's change marks, so take_since and record each run both with
+ * marks trusted and with everything compared (docs/debugging-with-dumps.md). */
+enum { FRAMES = 6 };
+static kit_recorder_t *recorder;
+static kit_world_t *replay;
+static uint64_t frame_hash[FRAMES];
+static unsigned frames_recorded;
+
+static void record_op(kit_world_t *w) {
+    if (!recorder && (!(recorder = kit_recorder_new(FRAMES)) || !(replay = kit_world_new()))) exit(2);
+    if (!MCHECK(kit_recorder_record(recorder, w))) return;
+    frame_hash[frames_recorded++ % FRAMES] = kit_world_hash(w);
+    uint32_t back = below(kit_recorder_frames(recorder));
+    MCHECK(kit_recorder_frames(recorder) == (frames_recorded < FRAMES ? frames_recorded : FRAMES));
+    if (MCHECK(kit_recorder_restore(recorder, replay, back)))
+        MCHECK(kit_world_hash(replay) == frame_hash[(frames_recorded - 1u - back) % FRAMES]);
+    stats.records++;
+}
+
 static void restore_op(kit_world_t *w) {
     int k = (int)below(SNAPS);
     saved_t *s = &saved[k];
@@ -1110,7 +1131,9 @@ static void one_op(kit_world_t *w) {
             touched = random_target();
             ref_op(w, touched);
         } else if (r < destroy_at + 114 && below(snap_odds) == 0) {
-            if (below(3)) snapshot_op(w);
+            uint32_t which = below(4);
+            if (which < 2) snapshot_op(w);
+            else if (which == 2) record_op(w);
             else restore_op(w);
         } else {
             cmd_t c = random_cmd(random_target(), false);
@@ -1170,6 +1193,9 @@ static long long run(long long ops, double seconds, bool periodic) {
     if (failed_op < 0) check_all(w); /* (op_index: the last operation's count) */
     (void)kit_apply_deferred(w); /* changes left waiting would stop world_free in a debug build */
     snapshots_free();
+    kit_recorder_free(recorder);
+    if (replay) kit_apply_deferred(replay); /* the frame's waiting changes (a debug build refuses to drop them) */
+    kit_world_free(replay);
     kit_world_free(w);
     return made;
 }
@@ -1211,7 +1237,8 @@ int main(int argc, char **argv) {
                stats.spawns, stats.prefabs, stats.destroys, stats.calls, stats.deferred, stats.loops, stats.views,
                stats.round_trips, stats.refused, stats.singles, stats.peak);
         printf("test_model: %llu snapshots taken, %llu restored (world hash, document, model and next id compared), "
-               "%llu refused (root taken again)\n", stats.snapshots, stats.restores, stats.restores_refused);
+               "%llu refused (root taken again); %llu frames recorded (a random one replayed, hash compared)\n",
+               stats.snapshots, stats.restores, stats.restores_refused, stats.records);
         return 0;
     }
     /* The shortest failing prefix: run(lo) passes, run(hi) fails. The reruns check as the
