@@ -13,7 +13,7 @@
  * shows the program runs; its times are not measurements). Any take, restore or record that
  * fails makes the exit status 1.
  *
- * Rows: full take / memcpy; restore / memcpy back; at 1 %, 10 % and 100 % of entities
+ * Rows: full take / memcpy; restore / memcpy back; at 0 %, 1 %, 10 % and 100 % of entities
  * changed per frame (position written through a ref, as a system would), the recorder's
  * record (compare with the frame before, keep what changed) and an incremental take
  * (take_since a full snapshot) as a fraction of a full take; and the memory of 120 recorded
@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
             take[r] = (t1 - t0) / 1e6, base[r] = (t2 - t1) / 1e6, ratio[r] = take[r] / base[r];
         }
         double full_take = median(take, runs);
-        printf("%-44s %8zu %8.2fms %8.2fms %7.2fx\n", "full take / memcpy of the live bytes", n, full_take,
+        printf("%-44s %8zu %9.3fms %9.3fms %7.2fx\n", "full take / memcpy of the live bytes", n, full_take,
                median(base, runs), median(ratio, runs));
         for (int r = 0; r < runs; r++) {
             double t0 = now_ns();
@@ -141,7 +141,7 @@ int main(int argc, char **argv) {
             double t2 = now_ns();
             take[r] = (t1 - t0) / 1e6, base[r] = (t2 - t1) / 1e6, ratio[r] = take[r] / base[r];
         }
-        printf("%-44s %8zu %8.2fms %8.2fms %7.2fx\n", "restore / memcpy back", n, median(take, runs), median(base, runs),
+        printf("%-44s %8zu %9.3fms %9.3fms %7.2fx\n", "restore / memcpy back", n, median(take, runs), median(base, runs),
                median(ratio, runs));
         size_t full_bytes = bench32_snapshot_memory(full);
         static const int percents[] = { 0, 1, 10, 100 };
@@ -176,9 +176,9 @@ int main(int argc, char **argv) {
             }
             char row[64];
             snprintf(row, sizeof row, "record a frame, %d %% changed / full take", percents[p]);
-            printf("%-44s %8zu %8.2fms %8.2fms %7.3fx\n", row, n, median(rt, runs), full_take, median(rt, runs) / full_take);
+            printf("%-44s %8zu %9.3fms %9.3fms %7.3fx\n", row, n, median(rt, runs), full_take, median(rt, runs) / full_take);
             snprintf(row, sizeof row, "take_since, %d %% changed / full take", percents[p]);
-            printf("%-44s %8zu %8.2fms %8.2fms %7.3fx\n", row, n, median(it, runs), full_take, median(it, runs) / full_take);
+            printf("%-44s %8zu %9.3fms %9.3fms %7.3fx\n", row, n, median(it, runs), full_take, median(it, runs) / full_take);
             bench32_recorder_free(rec);
             rec = bench32_recorder_new(120); /* fresh: no buffers left from the timed frames */
             if (!rec) return fprintf(stderr, "recorder: out of memory\n"), 1;
