@@ -342,7 +342,8 @@ bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, c
         *block = k;
         *offset = 0;
         if (k >= base->count || ecs_snap_block_size(base, d, k) != size) return false;
-        unsigned char *was = d ? ecs_realloc_array(NULL, size ? size : 1u, 1) : base->blocks[k].data;
+        if (!size) continue;
+        unsigned char *was = d ? ecs_realloc_array(NULL, size, 1) : base->blocks[k].data;
         if (!was) return *offset = SIZE_MAX, false;
         if (d) ecs_snap_write_block(base, d, k, was);
         const unsigned char *now = blocks[k].data;

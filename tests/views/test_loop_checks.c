@@ -160,6 +160,38 @@ static void run_case(int which) {
         ecs_set_allocator(NULL);
         return;
     }
+    case 9: { /* write through a ref taken before a record: unmarked, the next record sees it */
+        views_recorder_t *rec = views_recorder_new(4);
+        for (int k = 0; k < 40; k++) /* marks cover whole chunks of 16 rows: more than 8 entities */
+            views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
+        ecs_entity_t e = other_than(w, ECS_NULL);
+        views_position_ref_t p = views_ref_position(w, e);
+        *p.x += 1;
+        views_recorder_record(rec, w);
+        *p.x += 1; /* the ref is from before the record */
+        views_recorder_record(rec, w);
+        views_recorder_free(rec);
+        break;
+    }
+    case 17: /* record inside a macro loop (the loop marked its pools before the record cleared them) */
+        VIEWS_EACH(w, it, position) {
+            views_recorder_t *rec = views_recorder_new(4);
+            views_recorder_record(rec, w);
+            views_recorder_free(rec);
+        }
+        break;
+    case 18: { /* legal: a ref taken again after each record, and a loop's writes */
+        views_recorder_t *rec = views_recorder_new(4);
+        ecs_entity_t e = other_than(w, ECS_NULL);
+        for (int frame = 0; frame < 3; frame++) {
+            *views_ref_position(w, e).y += 1;
+            VIEWS_EACH(w, it, position, velocity) VIEWS_FIELD(it, position, x) += VIEWS_FIELD(it, velocity, x);
+            views_recorder_record(rec, w);
+        }
+        if (!views_recorder_restore(rec, w, 2) || views_get_position(w, e).y != 1) abort();
+        views_recorder_free(rec);
+        break;
+    }
     case 13: { /* a new view after structural changes outside any loop */
         views_move_view_t v = views_query_move(w);
         views_destroy(w, v.entity[0]);
@@ -182,6 +214,7 @@ static void expect_abort(int which, const char *message) {
 }
 
 int main(void) {
+    if (getenv("LOOP_CHECKS_CASE")) { run_case(atoi(getenv("LOOP_CHECKS_CASE"))); return 0; } /* one case, in this process (a debugger) */
     expect_abort(0, "ecsgen check failed: views_destroy of an entity other than it.id inside a macro loop "
                     "(VIEWS_EACH...): record it with views_defer_destroy and call views_apply_deferred after the "
                     "loop (docs/iteration.md)\n");
@@ -205,8 +238,12 @@ int main(void) {
     expect_abort(8, "ecsgen check failed: views_world_save(): 2 deferred changes (recorded with the views_defer_ "
                     "calls) were never applied and would be missing from the document: call views_apply_deferred(w) "
                     "before saving (docs/iteration.md)\n");
+    expect_abort(9, "ecsgen check failed: views_recorder_record: position.x changed at byte ");
+    expect_abort(17, "ecsgen check failed: views_recorder_record() inside a macro loop (VIEWS_EACH...): call it after "
+                     "the loop (docs/iteration.md)\n");
     char err[1024];
-    for (int which = 10; which <= 16; which++) {
+    for (int which = 10; which <= 18; which++) {
+        if (which == 17) continue; /* above */
         bool died = check_aborts(run_case, which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
