@@ -62,7 +62,8 @@ bool ecs_snap_image_copy(ecs_snap_image_t *dst, const ecs_snap_image_t *src);
 
 /* The blocks as a delta from image `base` (same block count): d gets the ranges where the
  * blocks differ from base. With `marked`, the caller promises that base was taken when the
- * blocks' marks were last reset: only marked rows and rows past the marks are compared.
+ * blocks' marks were last reset: only marked rows and rows past the marks are compared, and
+ * a run of a few marked rows is kept whole, not compared (a range may hold equal bytes).
  * False when out of memory or the counts differ. */
 bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, const ecs_snap_block_t *blocks, uint32_t n,
                          bool marked);
