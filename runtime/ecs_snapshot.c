@@ -115,6 +115,22 @@ static inline bool step_differs(const unsigned char *a, const unsigned char *b, 
     return memcmp(a + i, b + i, n - i) != 0;
 }
 
+/* The range that starts at i, a's and b's first differing word: it runs in steps of 32
+ * bytes while they differ (one equal step, more than a record's header, ends it). */
+static inline bool range_at(const unsigned char *a, const unsigned char *b, size_t n, size_t i, size_t *at, size_t *start,
+                            size_t *end) {
+    *start = i;
+    i += n - i < 8u ? n - i : 8u;
+    size_t last = i;
+    while (i < n && step_differs(a, b, i, n)) {
+        i += n - i < SNAP_STEP ? n - i : SNAP_STEP;
+        last = i;
+    }
+    *end = last;
+    *at = last;
+    return true;
+}
+
 /* The next range at or after *at where a and b (n bytes each) differ: it starts at the
  * first differing 8-byte word and runs in steps of 32 bytes while they differ (one equal
  * step, more than a record's header, ends it). False when none is left. */
@@ -135,16 +151,7 @@ static bool next_range(const unsigned char *a, const unsigned char *b, size_t n,
             i = n;
         }
     }
-    *start = i;
-    i += n - i < 8u ? n - i : 8u;
-    size_t last = i;
-    while (i < n && step_differs(a, b, i, n)) {
-        i += n - i < SNAP_STEP ? n - i : SNAP_STEP;
-        last = i;
-    }
-    *end = last;
-    *at = last;
-    return true;
+    return range_at(a, b, n, i, at, start, end);
 }
 
 /* The parts of a block's first `common` bytes that may differ from the image taken when
@@ -201,16 +208,7 @@ static inline bool next_small_range(const unsigned char *a, const unsigned char 
     size_t i = *at;
     while (n - i >= 8u && load64(a + i) == load64(b + i)) i += 8u;
     if (n - i < 8u && (i == n || memcmp(a + i, b + i, n - i) == 0)) return false;
-    *start = i;
-    i += n - i < 8u ? n - i : 8u;
-    size_t last = i;
-    while (i < n && step_differs(a, b, i, n)) {
-        i += n - i < SNAP_STEP ? n - i : SNAP_STEP;
-        last = i;
-    }
-    *end = last;
-    *at = last;
-    return true;
+    return range_at(a, b, n, i, at, start, end);
 }
 
 /* ---- Deltas ------------------------------------------------------------------------- */
