@@ -1186,30 +1186,30 @@ uint64_t editor_world_hash(const editor_world_t *w) {
 /* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
  * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_t *w, ecs_snap_block_t *b) {
-    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w, NULL, 0 };
-    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.generation }; /* generations */
+    b[0] = ECS_SNAP_WHOLE(w, 1);
+    b[1] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
     b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
-    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
-    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
-    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
-    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
-    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
-    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
-    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.selected.set.index, (size_t)(o->components.selected.set.count) * sizeof *w->components.selected.set.index, &w->components.selected.set.marks, ECS_MARK_ROWS * sizeof *w->components.selected.set.index }; /* selected: members */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.set.index, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.set.index, &w->components.gizmo.set.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.set.index }; /* gizmo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.kind, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.kind, &w->components.gizmo.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.kind }; /* gizmo.kind */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.gizmo.size, (size_t)(o->components.gizmo.set.count) * sizeof *w->components.gizmo.size, &w->components.gizmo.marks, ECS_MARK_ROWS * sizeof *w->components.gizmo.size }; /* gizmo.size */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
-    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
+    b[3] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
+    b[4] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
+    b[5] = ECS_SNAP_MARKED(w->components.position.set.id, o->components.position.set.count, w->components.position.set.marks); /* position: members */
+    b[6] = ECS_SNAP_MARKED(w->components.position.x, o->components.position.set.count, w->components.position.marks); /* position.x */
+    b[7] = ECS_SNAP_MARKED(w->components.position.y, o->components.position.set.count, w->components.position.marks); /* position.y */
+    b[8] = ECS_SNAP_MARKED(w->components.velocity.set.index, o->components.velocity.set.count, w->components.velocity.set.marks); /* velocity: members */
+    b[9] = ECS_SNAP_MARKED(w->components.velocity.x, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.x */
+    b[10] = ECS_SNAP_MARKED(w->components.velocity.y, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.y */
+    b[11] = ECS_SNAP_MARKED(w->components.health.set.index, o->components.health.set.count, w->components.health.set.marks); /* health: members */
+    b[12] = ECS_SNAP_MARKED(w->components.health.current, o->components.health.set.count, w->components.health.marks); /* health.current */
+    b[13] = ECS_SNAP_MARKED(w->components.health.max, o->components.health.set.count, w->components.health.marks); /* health.max */
+    b[14] = ECS_SNAP_MARKED(w->components.name.set.index, o->components.name.set.count, w->components.name.set.marks); /* name: members */
+    b[15] = ECS_SNAP_MARKED(w->components.name.value, o->components.name.set.count, w->components.name.marks); /* name.value */
+    b[16] = ECS_SNAP_MARKED(w->components.player.set.index, o->components.player.set.count, w->components.player.set.marks); /* player: members */
+    b[17] = ECS_SNAP_MARKED(w->components.selected.set.index, o->components.selected.set.count, w->components.selected.set.marks); /* selected: members */
+    b[18] = ECS_SNAP_MARKED(w->components.gizmo.set.index, o->components.gizmo.set.count, w->components.gizmo.set.marks); /* gizmo: members */
+    b[19] = ECS_SNAP_MARKED(w->components.gizmo.kind, o->components.gizmo.set.count, w->components.gizmo.marks); /* gizmo.kind */
+    b[20] = ECS_SNAP_MARKED(w->components.gizmo.size, o->components.gizmo.set.count, w->components.gizmo.marks); /* gizmo.size */
+    b[21] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
+    b[22] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
+    b[23] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
     return EDITOR__SNAP_BLOCKS;
 }
 

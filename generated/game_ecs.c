@@ -2115,40 +2115,40 @@ static void game__systems_free(game_world_t *w) {
 /* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
  * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, ecs_snap_block_t *b) {
-    b[0] = (ecs_snap_block_t){ (void *)(uintptr_t)w, sizeof *w, NULL, 0 };
-    b[1] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.generation, (size_t)(o->entities.used) * sizeof *w->entities.generation, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.generation }; /* generations */
+    b[0] = ECS_SNAP_WHOLE(w, 1);
+    b[1] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
     b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
-    b[3] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.mark, (size_t)(o->entities.used) * sizeof *w->entities.mark, &w->entities.marks, ECS_MARK_ROWS * sizeof *w->entities.mark }; /* marks */
-    b[4] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.free, (size_t)(o->entities.free_count) * sizeof *w->entities.free, NULL, 0 }; /* free stack */
-    b[5] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.set.id, (size_t)(o->components.position.set.count) * sizeof *w->components.position.set.id, &w->components.position.set.marks, ECS_MARK_ROWS * sizeof *w->components.position.set.id }; /* position: members */
-    b[6] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.x, (size_t)(o->components.position.set.count) * sizeof *w->components.position.x, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.x }; /* position.x */
-    b[7] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.position.y, (size_t)(o->components.position.set.count) * sizeof *w->components.position.y, &w->components.position.marks, ECS_MARK_ROWS * sizeof *w->components.position.y }; /* position.y */
-    b[8] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.set.index, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.set.index, &w->components.velocity.set.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.set.index }; /* velocity: members */
-    b[9] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.x, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.x, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.x }; /* velocity.x */
-    b[10] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.velocity.y, (size_t)(o->components.velocity.set.count) * sizeof *w->components.velocity.y, &w->components.velocity.marks, ECS_MARK_ROWS * sizeof *w->components.velocity.y }; /* velocity.y */
-    b[11] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.set.index, (size_t)(o->components.health.set.count) * sizeof *w->components.health.set.index, &w->components.health.set.marks, ECS_MARK_ROWS * sizeof *w->components.health.set.index }; /* health: members */
-    b[12] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.current, (size_t)(o->components.health.set.count) * sizeof *w->components.health.current, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.current }; /* health.current */
-    b[13] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.health.max, (size_t)(o->components.health.set.count) * sizeof *w->components.health.max, &w->components.health.marks, ECS_MARK_ROWS * sizeof *w->components.health.max }; /* health.max */
-    b[14] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.set.index, (size_t)(o->components.name.set.count) * sizeof *w->components.name.set.index, &w->components.name.set.marks, ECS_MARK_ROWS * sizeof *w->components.name.set.index }; /* name: members */
-    b[15] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.name.value, (size_t)(o->components.name.set.count) * sizeof *w->components.name.value, &w->components.name.marks, ECS_MARK_ROWS * sizeof *w->components.name.value }; /* name.value */
-    b[16] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.set.index, (size_t)(o->components.target.set.count) * sizeof *w->components.target.set.index, &w->components.target.set.marks, ECS_MARK_ROWS * sizeof *w->components.target.set.index }; /* target: members */
-    b[17] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.target.entity, (size_t)(o->components.target.set.count) * sizeof *w->components.target.entity, &w->components.target.marks, ECS_MARK_ROWS * sizeof *w->components.target.entity }; /* target.entity */
-    b[18] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.set.index, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.set.index, &w->components.cargo.set.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.set.index }; /* cargo: members */
-    b[19] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.items, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.items, &w->components.cargo.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.items }; /* cargo.items */
-    b[20] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.cargo.count, (size_t)(o->components.cargo.set.count) * sizeof *w->components.cargo.count, &w->components.cargo.marks, ECS_MARK_ROWS * sizeof *w->components.cargo.count }; /* cargo.count */
-    b[21] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.set.index, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.set.index, &w->components.mood.set.marks, ECS_MARK_ROWS * sizeof *w->components.mood.set.index }; /* mood: members */
-    b[22] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.mood.state, (size_t)(o->components.mood.set.count) * sizeof *w->components.mood.state, &w->components.mood.marks, ECS_MARK_ROWS * sizeof *w->components.mood.state }; /* mood.state */
-    b[23] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.set.id, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.set.id, &w->components.lifetime.set.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.set.id }; /* lifetime: members */
-    b[24] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.lifetime.seconds, (size_t)(o->components.lifetime.set.count) * sizeof *w->components.lifetime.seconds, &w->components.lifetime.marks, ECS_MARK_ROWS * sizeof *w->components.lifetime.seconds }; /* lifetime.seconds */
-    b[25] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.set.index, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.set.index, &w->components.radius.set.marks, ECS_MARK_ROWS * sizeof *w->components.radius.set.index }; /* radius: members */
-    b[26] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.radius.metres, (size_t)(o->components.radius.set.count) * sizeof *w->components.radius.metres, &w->components.radius.marks, ECS_MARK_ROWS * sizeof *w->components.radius.metres }; /* radius.metres */
-    b[27] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.player.set.index, (size_t)(o->components.player.set.count) * sizeof *w->components.player.set.index, &w->components.player.set.marks, ECS_MARK_ROWS * sizeof *w->components.player.set.index }; /* player: members */
-    b[28] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.asteroid.set.index, (size_t)(o->components.asteroid.set.count) * sizeof *w->components.asteroid.set.index, &w->components.asteroid.set.marks, ECS_MARK_ROWS * sizeof *w->components.asteroid.set.index }; /* asteroid: members */
-    b[29] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.bullet.set.index, (size_t)(o->components.bullet.set.count) * sizeof *w->components.bullet.set.index, &w->components.bullet.set.marks, ECS_MARK_ROWS * sizeof *w->components.bullet.set.index }; /* bullet: members */
-    b[30] = (ecs_snap_block_t){ (void *)(uintptr_t)w->components.frozen.set.index, (size_t)(o->components.frozen.set.count) * sizeof *w->components.frozen.set.index, &w->components.frozen.set.marks, ECS_MARK_ROWS * sizeof *w->components.frozen.set.index }; /* frozen: members */
-    b[31] = (ecs_snap_block_t){ (void *)(uintptr_t)w->pending.ids, (size_t)(o->pending.count) * sizeof *w->pending.ids, NULL, 0 }; /* pending group members */
-    b[32] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.commands, (size_t)(o->deferred.count) * sizeof *w->deferred.commands, NULL, 0 }; /* deferred commands */
-    b[33] = (ecs_snap_block_t){ (void *)(uintptr_t)w->deferred.values, (size_t)(o->deferred.value_count) * sizeof *w->deferred.values, NULL, 0 }; /* deferred values */
+    b[3] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
+    b[4] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
+    b[5] = ECS_SNAP_MARKED(w->components.position.set.id, o->components.position.set.count, w->components.position.set.marks); /* position: members */
+    b[6] = ECS_SNAP_MARKED(w->components.position.x, o->components.position.set.count, w->components.position.marks); /* position.x */
+    b[7] = ECS_SNAP_MARKED(w->components.position.y, o->components.position.set.count, w->components.position.marks); /* position.y */
+    b[8] = ECS_SNAP_MARKED(w->components.velocity.set.index, o->components.velocity.set.count, w->components.velocity.set.marks); /* velocity: members */
+    b[9] = ECS_SNAP_MARKED(w->components.velocity.x, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.x */
+    b[10] = ECS_SNAP_MARKED(w->components.velocity.y, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.y */
+    b[11] = ECS_SNAP_MARKED(w->components.health.set.index, o->components.health.set.count, w->components.health.set.marks); /* health: members */
+    b[12] = ECS_SNAP_MARKED(w->components.health.current, o->components.health.set.count, w->components.health.marks); /* health.current */
+    b[13] = ECS_SNAP_MARKED(w->components.health.max, o->components.health.set.count, w->components.health.marks); /* health.max */
+    b[14] = ECS_SNAP_MARKED(w->components.name.set.index, o->components.name.set.count, w->components.name.set.marks); /* name: members */
+    b[15] = ECS_SNAP_MARKED(w->components.name.value, o->components.name.set.count, w->components.name.marks); /* name.value */
+    b[16] = ECS_SNAP_MARKED(w->components.target.set.index, o->components.target.set.count, w->components.target.set.marks); /* target: members */
+    b[17] = ECS_SNAP_MARKED(w->components.target.entity, o->components.target.set.count, w->components.target.marks); /* target.entity */
+    b[18] = ECS_SNAP_MARKED(w->components.cargo.set.index, o->components.cargo.set.count, w->components.cargo.set.marks); /* cargo: members */
+    b[19] = ECS_SNAP_MARKED(w->components.cargo.items, o->components.cargo.set.count, w->components.cargo.marks); /* cargo.items */
+    b[20] = ECS_SNAP_MARKED(w->components.cargo.count, o->components.cargo.set.count, w->components.cargo.marks); /* cargo.count */
+    b[21] = ECS_SNAP_MARKED(w->components.mood.set.index, o->components.mood.set.count, w->components.mood.set.marks); /* mood: members */
+    b[22] = ECS_SNAP_MARKED(w->components.mood.state, o->components.mood.set.count, w->components.mood.marks); /* mood.state */
+    b[23] = ECS_SNAP_MARKED(w->components.lifetime.set.id, o->components.lifetime.set.count, w->components.lifetime.set.marks); /* lifetime: members */
+    b[24] = ECS_SNAP_MARKED(w->components.lifetime.seconds, o->components.lifetime.set.count, w->components.lifetime.marks); /* lifetime.seconds */
+    b[25] = ECS_SNAP_MARKED(w->components.radius.set.index, o->components.radius.set.count, w->components.radius.set.marks); /* radius: members */
+    b[26] = ECS_SNAP_MARKED(w->components.radius.metres, o->components.radius.set.count, w->components.radius.marks); /* radius.metres */
+    b[27] = ECS_SNAP_MARKED(w->components.player.set.index, o->components.player.set.count, w->components.player.set.marks); /* player: members */
+    b[28] = ECS_SNAP_MARKED(w->components.asteroid.set.index, o->components.asteroid.set.count, w->components.asteroid.set.marks); /* asteroid: members */
+    b[29] = ECS_SNAP_MARKED(w->components.bullet.set.index, o->components.bullet.set.count, w->components.bullet.set.marks); /* bullet: members */
+    b[30] = ECS_SNAP_MARKED(w->components.frozen.set.index, o->components.frozen.set.count, w->components.frozen.set.marks); /* frozen: members */
+    b[31] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
+    b[32] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
+    b[33] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
     return GAME__SNAP_BLOCKS;
 }
 

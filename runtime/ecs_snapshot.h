@@ -25,6 +25,12 @@ typedef struct ecs_snap_block {
     size_t chunk;
 } ecs_snap_block_t;
 
+/* The block of array a (n live elements), compared whole; and the one whose writes are marked
+ * in m (one bit per 16 elements, the rows). */
+#define ECS_SNAP_WHOLE(a, n) ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), NULL, 0 })
+#define ECS_SNAP_MARKED(a, n, m) \
+    ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), &(m), ECS_MARK_ROWS * sizeof *(a) })
+
 typedef struct ecs_snap_buf {
     unsigned char *data;
     size_t size, capacity;

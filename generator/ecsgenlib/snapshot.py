@@ -11,7 +11,7 @@ from collections import namedtuple
 # what: a comment; data: the world's array (an lvalue of world `w`); count: its live elements,
 # read from world `o` (the taken world's struct, or `w` itself when taking); marks: the
 # ecs_marks_t its writes are marked in (an lvalue of `w`; None: compared whole) and chunk, the
-# bytes of 16 rows (one mark bit).
+# bytes of 16 rows (one mark bit) when a row is not one element of data (None: it is).
 Block = namedtuple("Block", "what data count marks chunk", defaults=(None, None))
 ENTITY_MARKS = "w->entities.marks"
 
@@ -44,9 +44,9 @@ class Snapshot:
         not listed here."""
         s = self.s
         out = [
-            Block("generations", "w->entities.generation", "o->entities.used", ENTITY_MARKS, _rows("w->entities.generation")),
+            Block("generations", "w->entities.generation", "o->entities.used", ENTITY_MARKS),
             Block("live bits", "w->entities.live", "((size_t)o->entities.used + 63u) / 64u", ENTITY_MARKS, "ECS_MARK_ROWS / 8u"),
-            Block("marks", "w->entities.mark", "o->entities.used", ENTITY_MARKS, _rows("w->entities.mark")),
+            Block("marks", "w->entities.mark", "o->entities.used", ENTITY_MARKS),
             Block("free stack", "w->entities.free", "o->entities.free_count"),
         ]
         ids = {c.name for c in s.id_pools}
@@ -54,9 +54,9 @@ class Snapshot:
             p = f"w->components.{c.name}"
             count = f"o->components.{c.name}.set.count"
             members = f"{p}.set.{'id' if c.name in ids else 'index'}"
-            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks", _rows(members)))
+            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks"))
             for col in _columns(c):
-                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}."), _rows(f"{p}.{col}")))
+                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}.")))
         if s.slotted:
             out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u", ENTITY_MARKS,
                              f"ECS_MARK_ROWS * {s.mask_words}u * sizeof *w->slot_mask"))
@@ -64,7 +64,7 @@ class Snapshot:
             for c in s.slotted_data:
                 for col in _columns(c):
                     data = f"w->components.{c.name}.{col}"
-                    out.append(Block(f"{c.name}.{col} (slot rows)", data, rows, c.marks(f"w->components.{c.name}."), _rows(data)))
+                    out.append(Block(f"{c.name}.{col} (slot rows)", data, rows, c.marks(f"w->components.{c.name}.")))
         if s.groups:
             out.append(Block("pending group members", "w->pending.ids", "o->pending.count"))
         out.append(Block("deferred commands", "w->deferred.commands", "o->deferred.count"))
@@ -89,11 +89,6 @@ class Snapshot:
             out += ["groups", "pending.count", "pending.overflow"]
         out += ["deferred.count", "deferred.value_count"] if s.data else ["deferred.count"]
         return out
-
-
-def _rows(data):
-    """C: the bytes of 16 rows (one mark bit) of array `data`."""
-    return f"ECS_MARK_ROWS * sizeof *{data}"
 
 
 def _columns(c):
