@@ -252,6 +252,7 @@ static bool diff_block(ecs_snap_delta_t *d, const unsigned char *was, const unsi
             if (count < AHEAD) PREFETCH(was + lo[count]), PREFETCH(now + lo[count]);
         }
         for (size_t i = 0, start, end; i < count; i++) {
+            if (i + AHEAD < count) PREFETCH(was + lo[i + AHEAD]), PREFETCH(now + lo[i + AHEAD]);
             /* A take's run of a few marked rows is kept whole: comparing it read the copy's
              * lines too, cold ones, and cost up to 8x more. A record compares, for the
              * memory of its frames. */
@@ -259,7 +260,6 @@ static bool diff_block(ecs_snap_delta_t *d, const unsigned char *was, const unsi
                 if (!delta_put(d, lo[i], now + lo[i], hi[i] - lo[i])) return false;
                 continue;
             }
-            if (i + AHEAD < count) PREFETCH(was + lo[i + AHEAD]), PREFETCH(now + lo[i + AHEAD]);
             while (hi[i] - lo[i] <= SNAP_SCAN ? next_small_range(was, now, hi[i], &lo[i], &start, &end)
                                               : next_range(was, now, hi[i], &lo[i], &start, &end)) {
                 if (!delta_put(d, start, (head ? was : now) + start, end - start)) return false;
