@@ -405,8 +405,11 @@ static inline bool editor__position_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 0))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 0);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add position");
     return true;
 }
@@ -513,8 +516,11 @@ static inline bool editor__velocity_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 1))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 1);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add velocity");
     return true;
 }
@@ -621,8 +627,11 @@ static inline bool editor__health_insert(editor_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 2))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 2);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add health");
     return true;
 }
@@ -717,8 +726,11 @@ static inline bool editor__name_insert(editor_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 3))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 3);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add name");
     return true;
 }
@@ -804,8 +816,11 @@ static inline bool editor__player_insert(editor_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 4))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 4);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add player");
     return true;
 }
@@ -857,8 +872,11 @@ static inline bool editor__selected_insert(editor_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 5))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 5);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add selected");
     return true;
 }
@@ -917,8 +935,11 @@ static inline bool editor__gizmo_insert(editor_world_t *w, ecs_entity_t e, const
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     editor__gizmo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 6))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 6);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     EDITOR__CHANGED(w, "add gizmo");
     return true;
 }

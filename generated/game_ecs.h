@@ -567,8 +567,11 @@ static inline bool game__position_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 0))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 0);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add position");
     return true;
 }
@@ -677,8 +680,11 @@ static inline bool game__velocity_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 1))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 1);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add velocity");
     return true;
 }
@@ -787,8 +793,11 @@ static inline bool game__health_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 2))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 2);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add health");
     return true;
 }
@@ -885,8 +894,11 @@ static inline bool game__name_insert(game_world_t *w, ecs_entity_t e, const void
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 3))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 3);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add name");
     return true;
 }
@@ -980,8 +992,11 @@ static inline bool game__target_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 4))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 4);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add target");
     return true;
 }
@@ -1076,8 +1091,11 @@ static inline bool game__cargo_insert(game_world_t *w, ecs_entity_t e, const voi
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__cargo_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 5))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 5);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add cargo");
     return true;
 }
@@ -1174,8 +1192,11 @@ static inline bool game__mood_insert(game_world_t *w, ecs_entity_t e, const void
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__mood_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 6))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 6);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add mood");
     return true;
 }
@@ -1269,8 +1290,11 @@ static inline bool game__lifetime_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__lifetime_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 7))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 7);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add lifetime");
     return true;
 }
@@ -1375,8 +1399,11 @@ static inline bool game__radius_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     game__radius_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 8);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 0))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 0);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add radius");
     return true;
 }
@@ -1464,8 +1491,11 @@ static inline bool game__player_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 9);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 1))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 1);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add player");
     return true;
 }
@@ -1517,8 +1547,11 @@ static inline bool game__asteroid_insert(game_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 10);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 2))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 2);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add asteroid");
     return true;
 }
@@ -1570,8 +1603,11 @@ static inline bool game__bullet_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 11);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 3))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 3);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add bullet");
     return true;
 }
@@ -1623,8 +1659,11 @@ static inline bool game__frozen_insert(game_world_t *w, ecs_entity_t e, const vo
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 12);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 4))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 4);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     GAME__CHANGED(w, "add frozen");
     return true;
 }

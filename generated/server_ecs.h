@@ -419,8 +419,11 @@ static inline bool server__position_insert(server_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__position_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 0);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 0); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 0))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 0);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add position");
     return true;
 }
@@ -527,8 +530,11 @@ static inline bool server__velocity_insert(server_world_t *w, ecs_entity_t e, co
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__velocity_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 1);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 1); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 1))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 1);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add velocity");
     return true;
 }
@@ -635,8 +641,11 @@ static inline bool server__health_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__health_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 2);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 2); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 2))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 2);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add health");
     return true;
 }
@@ -731,8 +740,11 @@ static inline bool server__name_insert(server_world_t *w, ecs_entity_t e, const 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__name_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 3);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 3); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 3))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 3);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add name");
     return true;
 }
@@ -818,8 +830,11 @@ static inline bool server__player_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 4);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 4); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 4))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 4);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add player");
     return true;
 }
@@ -877,8 +892,11 @@ static inline bool server__target_insert(server_world_t *w, ecs_entity_t e, cons
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__target_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 5);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 5); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 5))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 5);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add target");
     return true;
 }
@@ -971,8 +989,11 @@ static inline bool server__connection_insert(server_world_t *w, ecs_entity_t e, 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     server__connection_write(p, ecs_sparse_insert(&p->set, e), v);
     w->nonempty_pools[0] |= (UINT64_C(1) << 6);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 6); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 6))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 6);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add connection");
     return true;
 }
@@ -1061,8 +1082,11 @@ static inline bool server__replicated_insert(server_world_t *w, ecs_entity_t e, 
     if (!ecs_sparse_reserve_page(&p->set, e)) { return false; }
     ecs_sparse_insert(&p->set, e);
     w->nonempty_pools[0] |= (UINT64_C(1) << 7);
-    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << 7); /* destroy: look in this class of pools */
-    ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)]; /* destroy: look in this class of pools */
+    if (!(*mark & (uint8_t)(1u << 7))) { /* (a remove leaves it: an entity's second add changes nothing) */
+        *mark |= (uint8_t)(1u << 7);
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
     SERVER__CHANGED(w, "add replicated");
     return true;
 }
