@@ -2,7 +2,8 @@
  * incremental snapshots compare only the rows written since their last take instead of a
  * whole world (docs/debugging-with-dumps.md, "Flight recorder").
  *
- * The entity table, each sparse set and each slot pool keeps one. Marks cover rows
+ * The entity table (its slots), each sparse set (its members) and each data pool (its rows)
+ * keep one. Marks cover rows
  * 0..rows-1 (a multiple of 16): a write there sets its row's bit; rows at and past `rows`
  * are compared whole. A world that never takes a snapshot keeps rows at 0, so a write costs
  * one compare of a cached word. ecs_mark_all (rows = 0) marks everything: for a loop or view
