@@ -635,6 +635,19 @@ void editor_world_free(editor_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
+/* Takes back the entity of a spawn that ran out of memory. It is none of a running loop's:
+ * destroy's loop checks do not apply to it. */
+static EDITOR__COLD void editor__spawn_undo(editor_world_t *w, ecs_entity_t e) {
+#if EDITOR__LOOP_CHECKS
+    const ecs_check_loop_t *loops = w->checks__.loops;
+    w->checks__.loops = NULL;
+    editor_destroy(w, e);
+    w->checks__.loops = loops;
+#else
+    editor_destroy(w, e);
+#endif
+}
+
 ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
@@ -655,16 +668,7 @@ ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *de
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
-#if EDITOR__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        editor_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    editor_destroy(w, e);
-#endif
+    editor__spawn_undo(w, e);
     return ECS_NULL;
 }
 
@@ -705,16 +709,7 @@ ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, co
     }
     return e;
 out_of_memory:
-#if EDITOR__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        editor_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    editor_destroy(w, e);
-#endif
+    editor__spawn_undo(w, e);
     return ECS_NULL;
 }
 

@@ -882,6 +882,19 @@ void game_world_free(game_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
+/* Takes back the entity of a spawn that ran out of memory. It is none of a running loop's:
+ * destroy's loop checks do not apply to it. */
+static GAME__COLD void game__spawn_undo(game_world_t *w, ecs_entity_t e) {
+#if GAME__LOOP_CHECKS
+    const ecs_check_loop_t *loops = w->checks__.loops;
+    w->checks__.loops = NULL;
+    game_destroy(w, e);
+    w->checks__.loops = loops;
+#else
+    game_destroy(w, e);
+#endif
+}
+
 ecs_entity_t game__spawn_desc(game_world_t *w, const game_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
@@ -914,16 +927,7 @@ ecs_entity_t game__spawn_desc(game_world_t *w, const game_spawn_desc_t *desc) {
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
-#if GAME__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        game_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    game_destroy(w, e);
-#endif
+    game__spawn_undo(w, e);
     return ECS_NULL;
 }
 
@@ -982,16 +986,7 @@ ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const vo
     }
     return e;
 out_of_memory:
-#if GAME__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        game_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    game_destroy(w, e);
-#endif
+    game__spawn_undo(w, e);
     return ECS_NULL;
 }
 

@@ -694,6 +694,19 @@ void server_world_free(server_world_t *w) {
 
 /* ---- Entities ---------------------------------------------------------------------- */
 
+/* Takes back the entity of a spawn that ran out of memory. It is none of a running loop's:
+ * destroy's loop checks do not apply to it. */
+static SERVER__COLD void server__spawn_undo(server_world_t *w, ecs_entity_t e) {
+#if SERVER__LOOP_CHECKS
+    const ecs_check_loop_t *loops = w->checks__.loops;
+    w->checks__.loops = NULL;
+    server_destroy(w, e);
+    w->checks__.loops = loops;
+#else
+    server_destroy(w, e);
+#endif
+}
+
 ecs_entity_t server__spawn_desc(server_world_t *w, const server_spawn_desc_t *desc) {
     ecs_entity_t e = ecs_entities_create(&w->entities);
     if (e == ECS_NULL || !desc) return e;
@@ -715,16 +728,7 @@ ecs_entity_t server__spawn_desc(server_world_t *w, const server_spawn_desc_t *de
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
     return e;
 out_of_memory:
-#if SERVER__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        server_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    server_destroy(w, e);
-#endif
+    server__spawn_undo(w, e);
     return ECS_NULL;
 }
 
@@ -767,16 +771,7 @@ ecs_entity_t server__spawn_bits(server_world_t *w, server__spawn_bits_t bits, co
     }
     return e;
 out_of_memory:
-#if SERVER__LOOP_CHECKS
-    { /* e is none of a running loop's: its loop checks do not apply to taking it back */
-        const ecs_check_loop_t *loops = w->checks__.loops;
-        w->checks__.loops = NULL;
-        server_destroy(w, e);
-        w->checks__.loops = loops;
-    }
-#else
-    server_destroy(w, e);
-#endif
+    server__spawn_undo(w, e);
     return ECS_NULL;
 }
 

@@ -525,6 +525,7 @@ class Schema:
         self.spawn_bits_fn = self.names.internal("spawn", "bits")
         self.spawn_bits_type = self.names.internal("spawn", "bits_t")
         self.desc_from_parts_fn = self.names.internal("desc", "from", "parts")
+        self.spawn_undo_fn = self.names.internal("spawn", "undo")
         self.groups_drop_fn = self.names.internal("groups", "drop")
         self.settle_fn = self.names.internal("groups", "settle")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
