@@ -243,20 +243,30 @@ static bool delta_put(ecs_snap_delta_t *d, uint64_t offset, const unsigned char 
  * as was's bytes, and head then takes the block's. Spans are taken a batch at a
  * time and their first lines prefetched: marked rows are scattered, and comparing them one
  * by one waited for each one's cache misses in turn. False when out of memory. */
+/* A take's run of a few marked rows is kept whole: comparing it read the copy's lines too,
+ * cold ones, and cost up to 8x more. A record compares, for the memory of its frames. */
+static inline bool kept_whole(size_t lo, size_t hi, const unsigned char *head) {
+    return !head && hi - lo <= SNAP_SCAN;
+}
+
+/* The first lines of a span: the block's, and the copy's when they will be compared. */
+static inline void prefetch_span(const unsigned char *was, const unsigned char *now, size_t lo, size_t hi,
+                                 const unsigned char *head) {
+    PREFETCH(now + lo);
+    if (!kept_whole(lo, hi, head)) PREFETCH(was + lo);
+}
+
 static bool diff_block(ecs_snap_delta_t *d, const unsigned char *was, const unsigned char *now, spans_t *spans,
                        unsigned char *head) {
     enum { BATCH = 256, AHEAD = 16 };
     size_t lo[BATCH], hi[BATCH], count;
     do {
         for (count = 0; count < BATCH && next_span(spans, &lo[count], &hi[count]); count++) {
-            if (count < AHEAD) PREFETCH(was + lo[count]), PREFETCH(now + lo[count]);
+            if (count < AHEAD) prefetch_span(was, now, lo[count], hi[count], head);
         }
         for (size_t i = 0, start, end; i < count; i++) {
-            if (i + AHEAD < count) PREFETCH(was + lo[i + AHEAD]), PREFETCH(now + lo[i + AHEAD]);
-            /* A take's run of a few marked rows is kept whole: comparing it read the copy's
-             * lines too, cold ones, and cost up to 8x more. A record compares, for the
-             * memory of its frames. */
-            if (!head && hi[i] - lo[i] <= SNAP_SCAN) {
+            if (i + AHEAD < count) prefetch_span(was, now, lo[i + AHEAD], hi[i + AHEAD], head);
+            if (kept_whole(lo[i], hi[i], head)) {
                 if (!delta_put(d, lo[i], now + lo[i], hi[i] - lo[i])) return false;
                 continue;
             }
