@@ -249,11 +249,18 @@ static inline bool kept_whole(size_t lo, size_t hi, const unsigned char *head) {
     return !head && hi - lo <= SNAP_SCAN;
 }
 
-/* The first lines of a span: the block's, and the copy's when they will be compared. */
+/* The first and last lines of a span: the block's, and the copy's when they will be compared.
+ * A chunk of 16 rows is 64 bytes, but an array from malloc starts 16 bytes into a line, so
+ * most chunks cross two: prefetching the first alone left the second's miss to the compare
+ * (a record at 1 % of 1M entities took a quarter longer). */
 static inline void prefetch_span(const unsigned char *was, const unsigned char *now, size_t lo, size_t hi,
                                  const unsigned char *head) {
     PREFETCH(now + lo);
-    if (!kept_whole(lo, hi, head)) PREFETCH(was + lo);
+    PREFETCH(now + hi - 1);
+    if (!kept_whole(lo, hi, head)) {
+        PREFETCH(was + lo);
+        PREFETCH(was + hi - 1);
+    }
 }
 
 static bool diff_block(ecs_snap_delta_t *d, const unsigned char *was, const unsigned char *now, spans_t *spans,
