@@ -13,10 +13,12 @@
  * shows the program runs; its times are not measurements). Any take, restore or record that
  * fails makes the exit status 1.
  *
- * Rows: full take / memcpy; restore / memcpy back; at 0 %, 1 %, 10 % and 100 % of entities
- * changed per frame (position written through a ref, as a system would), the recorder's
- * record (compare with the frame before, keep what changed) and an incremental take
- * (take_since a full snapshot) as a fraction of a full take; and the memory of 120 recorded
+ * Rows: full take / memcpy; restore / memcpy back (a restore that writes everything back: another
+ * snapshot was taken since); at 0 %, 1 %, 10 % and 100 % of entities changed per frame
+ * (position written through a ref, as a system would), the recorder's record (compare with
+ * the frame before, keep what changed) and an incremental take (take_since a full snapshot)
+ * as a fraction of a full take, a restore of the last snapshot taken (it writes back only
+ * what was marked since) as a fraction of the memcpy back, and the memory of 120 recorded
  * frames at that change as a multiple of one full copy. */
 #define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
@@ -133,6 +135,7 @@ int main(int argc, char **argv) {
         printf("%-44s %8zu %9.3fms %9.3fms %7.2fx\n", "full take / memcpy of the live bytes", n, full_take,
                median(base, runs), median(ratio, runs));
         for (int r = 0; r < runs; r++) {
+            ok &= bench32_snapshot_take(w, inc); /* resets the marks: restoring full writes it all back */
             double t0 = now_ns();
             ok &= bench32_snapshot_restore(w, full);
             double t1 = now_ns();
@@ -141,7 +144,8 @@ int main(int argc, char **argv) {
             double t2 = now_ns();
             take[r] = (t1 - t0) / 1e6, base[r] = (t2 - t1) / 1e6, ratio[r] = take[r] / base[r];
         }
-        printf("%-44s %8zu %9.3fms %9.3fms %7.2fx\n", "restore / memcpy back", n, median(take, runs), median(base, runs),
+        double copy_back = median(base, runs);
+        printf("%-44s %8zu %9.3fms %9.3fms %7.2fx\n", "restore / memcpy back", n, median(take, runs), copy_back,
                median(ratio, runs));
         size_t full_bytes = bench32_snapshot_memory(full);
         static const int percents[] = { 0, 1, 10, 100 };
@@ -174,11 +178,22 @@ int main(int argc, char **argv) {
                 double t3 = now_ns();
                 it[r] = (t3 - t2) / 1e6;
             }
+            double st[31];
+            for (int r = 0; r < runs; r++) {
+                ok &= bench32_snapshot_take(w, full);
+                frame(w, ids, n, changed);
+                double t4 = now_ns();
+                ok &= bench32_snapshot_restore(w, full);
+                double t5 = now_ns();
+                st[r] = (t5 - t4) / 1e6;
+            }
             char row[64];
             snprintf(row, sizeof row, "record a frame, %d %% changed / full take", percents[p]);
             printf("%-44s %8zu %9.3fms %9.3fms %7.3fx\n", row, n, median(rt, runs), full_take, median(rt, runs) / full_take);
             snprintf(row, sizeof row, "take_since, %d %% changed / full take", percents[p]);
             printf("%-44s %8zu %9.3fms %9.3fms %7.3fx\n", row, n, median(it, runs), full_take, median(it, runs) / full_take);
+            snprintf(row, sizeof row, "restore, %d %% changed / memcpy back", percents[p]);
+            printf("%-44s %8zu %9.3fms %9.3fms %7.3fx\n", row, n, median(st, runs), copy_back, median(st, runs) / copy_back);
             bench32_recorder_free(rec);
             rec = bench32_recorder_new(120); /* fresh: no buffers left from the timed frames */
             if (!rec) return fprintf(stderr, "recorder: out of memory\n"), 1;

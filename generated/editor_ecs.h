@@ -1526,7 +1526,9 @@ bool editor_snapshot_take(const editor_world_t *w, editor_snapshot_t *s);
 bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, const editor_snapshot_t *base);
 /* Makes w exactly the world s was taken from. False, and w unchanged, when s holds
  * nothing, was taken from another schema or another max_entities, its full snapshot
- * changed since, or out of memory (a growable world that must grow). */
+ * changed since, or out of memory (a growable world that must grow). A full s that was the
+ * last snapshot taken or restored (no record or other take since) writes back only the rows
+ * marked since: rolling back to it costs what changed, not the world. */
 bool editor_snapshot_restore(editor_world_t *w, const editor_snapshot_t *s);
 /* Bytes held by s. */
 size_t editor_snapshot_memory(const editor_snapshot_t *s);

@@ -2147,11 +2147,13 @@ static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, 
     return GAME__SNAP_BLOCKS;
 }
 
-/* Clears w's change marks, each to cover the rows its arrays hold now, under a new epoch:
- * the caller has just copied w, and what it takes next from w compares only the rows
- * written after this (and everything when w's epoch is no longer the one returned). Marks
- * are bookkeeping, not state: a take of a const world resets them too. */
-static uint64_t game__snap_marks_reset(game_world_t *w) {
+/* Clears w's change marks, each to cover the rows its arrays hold now, under `epoch` (a new
+ * one from ecs_marks_epoch(), or a full snapshot's that w has just been restored to): the
+ * caller has just copied w, or w the image of that epoch, and what it takes or restores
+ * next compares only the rows written after this (and everything when w's epoch is no
+ * longer the one returned). Marks are bookkeeping, not state: a take of a const world
+ * resets them too. */
+static uint64_t game__snap_marks_reset(game_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
     ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
@@ -2175,20 +2177,37 @@ static uint64_t game__snap_marks_reset(game_world_t *w) {
     ecs_marks_reset(&w->components.asteroid.set.marks, w->components.asteroid.set.count);
     ecs_marks_reset(&w->components.bullet.set.marks, w->components.bullet.set.count);
     ecs_marks_reset(&w->components.frozen.set.marks, w->components.frozen.set.count);
-    return w->marks_epoch__ = ecs_marks_epoch();
+    return w->marks_epoch__ = epoch;
 }
 
 #if GAME_CHECKS
+static const char *const game__snap_block_names[GAME__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "target: members", "target.entity", "cargo: members", "cargo.items", "cargo.count", "mood: members", "mood.state", "lifetime: members", "lifetime.seconds", "radius: members", "radius.metres", "player: members", "asteroid: members", "bullet: members", "frozen: members", "pending group members", "deferred commands", "deferred values" };
+
+/* Aborts: array k changed at byte `at` without a change mark (found by `call`). */
+static void game__snap_check_marks_fail(const char *call, uint32_t k, size_t at) {
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, game__snap_block_names[k], at);
+    ecs_check_fail(why, NULL);
+}
+
 /* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
  * Costs a comparison of the whole world, as a take without marks does. */
 static void game__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
-    static const char *const names[GAME__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "target: members", "target.entity", "cargo: members", "cargo.items", "cargo.count", "mood: members", "mood.state", "lifetime: members", "lifetime.seconds", "radius: members", "radius.metres", "player: members", "asteroid: members", "bullet: members", "frozen: members", "pending group members", "deferred commands", "deferred values" };
     uint32_t k;
     size_t at;
     if (ecs_snap_matches(base, d, b, GAME__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
-    char why[400];
-    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
-    ecs_check_fail(why, NULL);
+    game__snap_check_marks_fail(call, k, at);
+}
+
+/* The same check after a restore that wrote back only the marked rows: every array holds
+ * base's bytes (not the world struct, whose pointers are w's own). */
+static void game__snap_check_restore(const ecs_snap_image_t *base, const ecs_snap_block_t *b) {
+    for (uint32_t k = 1; k < GAME__SNAP_BLOCKS; k++) {
+        const unsigned char *was = base->blocks[k].data, *now = b[k].data;
+        size_t at = 0;
+        while (at < b[k].size && was[at] == now[at]) at++;
+        if (at < b[k].size) game__snap_check_marks_fail("game_snapshot_restore", k, at);
+    }
 }
 #endif
 
@@ -2231,14 +2250,19 @@ static bool game__snap_fit(game_world_t *w, const game_world_t *o, const ecs_sna
 }
 
 /* Makes w the state (o, the blocks of base and d): see the snapshot's rules in the header.
- * Refused (false, w unchanged) when the blocks do not match o's counts. */
-static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs_snap_image_t *base, const ecs_snap_delta_t *d) {
+ * `epoch`: a full snapshot's (d NULL), the epoch of the marks its take reset; 0 otherwise.
+ * While w's marks are still of that epoch, w differs from base only where they are set, so
+ * only that is written back; and after any such restore w is base again, its marks cleared
+ * under that epoch. Refused (false, w unchanged) when the blocks do not match o's counts. */
+static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs_snap_image_t *base, const ecs_snap_delta_t *d, uint64_t epoch) {
     ecs_snap_block_t b[GAME__SNAP_BLOCKS];
     uint32_t n = game__snap_blocks(o, w, b);
     if ((d ? d->count : base->count) != n) return false;
     for (uint32_t k = 0; k < n; k++)
         if (ecs_snap_block_size(base, d, k) != b[k].size) return false;
     if (!game__snap_fit(w, o, base, d)) return false;
+    bool marked = !d && epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
+    n = game__snap_blocks(o, w, b); /* the arrays may have moved in fit */
     /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
      * member differs change theirs, so that a restore after changes of values only touches
      * none; else every entry is rewritten after the copy. */
@@ -2248,7 +2272,8 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
         if (c->storage != ECS_META_SPARSE) continue;
         ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
         uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
-        if (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[game__snap_blocks_members[k]].data, n)) entries_left = true;
+        const ecs_snap_block_t *members = marked ? &b[game__snap_blocks_members[k]] : NULL;
+        if (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[game__snap_blocks_members[k]].data, n, members)) entries_left = true;
     }
     /* Slots handed out now but not then go back to never handed out: no live bit, no mark
      * (and no slot mask): ecs_entities_create and spawn take them as fresh. */
@@ -2258,9 +2283,11 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
         if (to > from) memset(w->entities.live + from, 0, (to - from) * sizeof *w->entities.live);
         memset(w->entities.mark + used, 0, (size_t)(was_used - used) * sizeof *w->entities.mark);
     }
-    n = game__snap_blocks(o, w, b); /* the arrays may have moved in fit */
-    for (uint32_t k = 1; k < n; k++)
-        if (b[k].size) ecs_snap_write_block(base, d, k, b[k].data);
+    for (uint32_t k = 1; k < n; k++) {
+        if (!b[k].size) continue;
+        if (marked) ecs_snap_write_marked(base, k, b);
+        else ecs_snap_write_block(base, d, k, b[k].data);
+    }
     memcpy(&w->entities.free_count, &o->entities.free_count, sizeof w->entities.free_count);
     memcpy(&w->entities.used, &o->entities.used, sizeof w->entities.used);
     memcpy(&w->entities.alive, &o->entities.alive, sizeof w->entities.alive);
@@ -2307,7 +2334,11 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
     w->scratch.rocks.listed = false;
     w->scratch.fire__query.listed = false;
     w->scratch.collide__query.listed = false;
-    w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
+#if GAME_CHECKS
+    if (marked) game__snap_check_restore(base, b);
+#endif
+    if (!d && epoch) game__snap_marks_reset(w, epoch); /* w is base again: what its take reset holds */
+    else w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     GAME__CHANGED(w, "restore");
     return true;
 }
@@ -2346,7 +2377,7 @@ bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s) {
     s->limit = w->entities.limit;
     s->taken = ecs_snap_image_take(&s->image, b, n);
     memcpy(&s->saved, w, sizeof *w);
-    s->epoch = s->taken ? game__snap_marks_reset((game_world_t *)(uintptr_t)w) : 0;
+    s->epoch = s->taken ? game__snap_marks_reset((game_world_t *)(uintptr_t)w, ecs_marks_epoch()) : 0;
     return s->taken;
 }
 
@@ -2376,8 +2407,8 @@ bool game_snapshot_restore(game_world_t *w, const game_snapshot_t *s) {
     GAME__CHECK_NO_LOOP(w, "game_snapshot_restore() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     if (!s || !s->taken || s->schema != &game_meta || s->limit != w->entities.limit) return false;
     if (s->root && (s->root->serial != s->root_serial || !s->root->taken || s->root->root)) return false;
-    return s->root ? game__snap_restore(w, &s->saved, &s->root->image, &s->delta)
-                   : game__snap_restore(w, &s->saved, &s->image, NULL);
+    return s->root ? game__snap_restore(w, &s->saved, &s->root->image, &s->delta, 0)
+                   : game__snap_restore(w, &s->saved, &s->image, NULL, s->epoch);
 }
 
 size_t game_snapshot_memory(const game_snapshot_t *s) {
@@ -2447,7 +2478,7 @@ bool game_recorder_record(game_recorder_t *rec, const game_world_t *w) {
         rec->epoch = 0;
         return false;
     }
-    rec->epoch = game__snap_marks_reset((game_world_t *)(uintptr_t)w);
+    rec->epoch = game__snap_marks_reset((game_world_t *)(uintptr_t)w, ecs_marks_epoch());
     if (rec->frames < rec->capacity) rec->frames++;
     return true;
 }
@@ -2475,7 +2506,7 @@ static const ecs_snap_image_t *game__snap_frame_world_image(game_recorder_t *rec
 /* Restores image img (a frame) into w. */
 static bool game__snap_frame_world_restore(game_world_t *w, const ecs_snap_image_t *img) {
     if (!img || img->count != GAME__SNAP_BLOCKS || img->blocks[0].size != sizeof *w) return false;
-    return game__snap_restore(w, (const game_world_t *)(const void *)img->blocks[0].data, img, NULL);
+    return game__snap_restore(w, (const game_world_t *)(const void *)img->blocks[0].data, img, NULL, 0);
 }
 
 bool game_recorder_restore(game_recorder_t *rec, game_world_t *w, uint32_t frames_back) {

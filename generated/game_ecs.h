@@ -2626,7 +2626,9 @@ bool game_snapshot_take(const game_world_t *w, game_snapshot_t *s);
 bool game_snapshot_take_since(const game_world_t *w, game_snapshot_t *s, const game_snapshot_t *base);
 /* Makes w exactly the world s was taken from. False, and w unchanged, when s holds
  * nothing, was taken from another schema or another max_entities, its full snapshot
- * changed since, or out of memory (a growable world that must grow). */
+ * changed since, or out of memory (a growable world that must grow). A full s that was the
+ * last snapshot taken or restored (no record or other take since) writes back only the rows
+ * marked since: rolling back to it costs what changed, not the world. */
 bool game_snapshot_restore(game_world_t *w, const game_snapshot_t *s);
 /* Bytes held by s. */
 size_t game_snapshot_memory(const game_snapshot_t *s);

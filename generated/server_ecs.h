@@ -1667,7 +1667,9 @@ bool server_snapshot_take(const server_world_t *w, server_snapshot_t *s);
 bool server_snapshot_take_since(const server_world_t *w, server_snapshot_t *s, const server_snapshot_t *base);
 /* Makes w exactly the world s was taken from. False, and w unchanged, when s holds
  * nothing, was taken from another schema or another max_entities, its full snapshot
- * changed since, or out of memory (a growable world that must grow). */
+ * changed since, or out of memory (a growable world that must grow). A full s that was the
+ * last snapshot taken or restored (no record or other take since) writes back only the rows
+ * marked since: rolling back to it costs what changed, not the world. */
 bool server_snapshot_restore(server_world_t *w, const server_snapshot_t *s);
 /* Bytes held by s. */
 size_t server_snapshot_memory(const server_snapshot_t *s);

@@ -357,6 +357,13 @@ void ecs_snap_write_block(const ecs_snap_image_t *base, const ecs_snap_delta_t *
     if (d) apply_ranges(d, k, dst);
 }
 
+void ecs_snap_write_marked(const ecs_snap_image_t *base, uint32_t k, const ecs_snap_block_t *blocks) {
+    const ecs_snap_block_t *b = &blocks[k];
+    size_t size = b->size < base->blocks[k].size ? b->size : base->blocks[k].size, lo, hi;
+    spans_t spans = spans_of(b, size, true);
+    while (next_span(&spans, &lo, &hi)) memcpy((unsigned char *)b->data + lo, base->blocks[k].data + lo, hi - lo);
+}
+
 bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t n,
                       uint32_t *block, size_t *offset) {
     for (uint32_t k = 0; k < n; k++) {
@@ -401,7 +408,18 @@ bool ecs_snap_sparse_fit(ecs_sparse_t *set, const void *then, uint32_t n, uint32
     return true;
 }
 
-bool ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n) {
+/* Whether n members `now` and `then` (width bytes each) are the same: where the members'
+ * block's marks say they may differ (members NULL: everywhere). */
+static bool same_members(const void *now, const void *then, size_t n, size_t width, const ecs_snap_block_t *members) {
+    if (!members) return memcmp(now, then, n * width) == 0;
+    size_t lo, hi;
+    spans_t spans = spans_of(members, n * width, true);
+    while (next_span(&spans, &lo, &hi))
+        if (memcmp((const unsigned char *)now + lo, (const unsigned char *)then + lo, hi - lo) != 0) return false;
+    return true;
+}
+
+bool ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n, const ecs_snap_block_t *members) {
     uint32_t old_n = set->count;
     const void *now = set->keeps_ids ? (const void *)set->id : (const void *)set->index;
     size_t width = set->keeps_ids ? sizeof(ecs_entity_t) : sizeof(uint32_t);
@@ -409,7 +427,7 @@ bool ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n) {
         for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;
         return true;
     }
-    if (old_n == n && (!n || memcmp(now, then, (size_t)n * width) == 0)) return false; /* the same rows */
+    if (old_n == n && (!n || same_members(now, then, n, width, members))) return false; /* the same rows */
     uint32_t common = old_n < n ? old_n : n;
     for (uint32_t r = 0; r < old_n; r++)
         if (r >= common || member_at(set, now, r) != member_at(set, then, r)) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;

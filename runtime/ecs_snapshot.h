@@ -94,6 +94,11 @@ bool ecs_snap_apply(ecs_snap_image_t *img, const ecs_snap_delta_t *d);
 /* Block k of (base, d) -- d's target when d is not NULL, else base -- written to dst, which
  * has room for that block's size: base's bytes, then d's ranges. */
 void ecs_snap_write_block(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, uint32_t k, void *dst);
+/* Block k of image base written over blocks[k] (the same size), only where the block's marks
+ * say it may differ from base: its marked chunks and the rows past its marks (all of it
+ * when it has no marks). The caller promises that base was taken, or last restored, when
+ * the marks were last reset. */
+void ecs_snap_write_marked(const ecs_snap_image_t *base, uint32_t k, const ecs_snap_block_t *blocks);
 /* That block's size. */
 static inline size_t ecs_snap_block_size(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, uint32_t k) {
     return d ? d->sizes[k] : base->blocks[k].size;
@@ -105,10 +110,12 @@ static inline size_t ecs_snap_block_size(const ecs_snap_image_t *base, const ecs
  * fit: the pages the members need (all pages below `used` when then is NULL); false when
  * out of memory. leave, before the members are copied: clears the entries of members that
  * go or move (all when then is NULL) and sets those of the new ones; returns whether every
- * entry must still be set after the copy (then NULL), which enter does. */
+ * entry must still be set after the copy (then NULL), which enter does. With `members`
+ * (the members' block, its marks trusted as in ecs_snap_write_marked) leave compares only
+ * the marked rows to find whether any member changed. */
 struct ecs_sparse;
 bool ecs_snap_sparse_fit(struct ecs_sparse *set, const void *then, uint32_t n, uint32_t used);
-bool ecs_snap_sparse_leave(struct ecs_sparse *set, const void *then, uint32_t n);
+bool ecs_snap_sparse_leave(struct ecs_sparse *set, const void *then, uint32_t n, const ecs_snap_block_t *members);
 void ecs_snap_sparse_enter(struct ecs_sparse *set);
 
 #endif

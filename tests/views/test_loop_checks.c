@@ -192,6 +192,35 @@ static void run_case(int which) {
         views_recorder_free(rec);
         break;
     }
+    case 19: { /* write through a ref taken before a take, then a restore that trusts the marks */
+        views_snapshot_t *s = views_snapshot_new();
+        for (int k = 0; k < 40; k++)
+            views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 0, 0 } });
+        views_position_ref_t p = views_ref_position(w, other_than(w, ECS_NULL));
+        views_snapshot_take(w, s);
+        *p.x += 1; /* the ref is from before the take: unmarked, the restore writes back only marked rows */
+        views_snapshot_restore(w, s);
+        views_snapshot_free(s);
+        break;
+    }
+    case 20: { /* legal: restores of the last snapshot taken write back only what was marked since */
+        views_snapshot_t *s = views_snapshot_new();
+        ecs_entity_t e = other_than(w, ECS_NULL);
+        views_position_t p0 = views_get_position(w, e);
+        size_t count = views_count(w);
+        views_snapshot_take(w, s);
+        for (int round = 0; round < 3; round++) { /* the first restore trusts the take's marks, the others its own */
+            *views_ref_position(w, e).x += 5;
+            VIEWS_EACH(w, it, position, velocity) VIEWS_FIELD(it, position, y) += 1;
+            views_destroy(w, other_than(w, e));
+            views_spawn(w, &(views_spawn_desc_t){ .position = &(views_position_t){ 9, 9 } });
+            if (!views_snapshot_restore(w, s) || views_count(w) != count || views_get_position(w, e).x != p0.x ||
+                views_get_position(w, e).y != p0.y)
+                abort();
+        }
+        views_snapshot_free(s);
+        break;
+    }
     case 13: { /* a new view after structural changes outside any loop */
         views_move_view_t v = views_query_move(w);
         views_destroy(w, v.entity[0]);
@@ -241,9 +270,10 @@ int main(void) {
     expect_abort(9, "ecsgen check failed: views_recorder_record: position.x changed at byte ");
     expect_abort(17, "ecsgen check failed: views_recorder_record() inside a macro loop (VIEWS_EACH...): call it after "
                      "the loop (docs/iteration.md)\n");
+    expect_abort(19, "ecsgen check failed: views_snapshot_restore: position.x changed at byte ");
     char err[1024];
-    for (int which = 10; which <= 18; which++) {
-        if (which == 17) continue; /* above */
+    for (int which = 10; which <= 20; which++) {
+        if (which == 17 || which == 19) continue; /* above */
         bool died = check_aborts(run_case, which, err, sizeof err);
         CHECK(!died);
         if (died) fprintf(stderr, "case %d aborted:\n%s\n", which, err);
