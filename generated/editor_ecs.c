@@ -1232,33 +1232,16 @@ static uint64_t editor__snap_marks_reset(editor_world_t *w, uint64_t epoch) {
 }
 
 #if EDITOR_CHECKS
-static const char *const editor__snap_block_names[EDITOR__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "selected: members", "gizmo: members", "gizmo.kind", "gizmo.size", "pending group members", "deferred commands", "deferred values" };
-
-/* Aborts: array k changed at byte `at` without a change mark (found by `call`). */
-static void editor__snap_check_marks_fail(const char *call, uint32_t k, size_t at) {
-    char why[400];
-    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, editor__snap_block_names[k], at);
-    ecs_check_fail(why, NULL);
-}
-
-/* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
- * Costs a comparison of the whole world, as a take without marks does. */
-static void editor__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
+/* The debug check of marks: blocks first.. hold (base, d)'s content, else a write went
+ * unmarked. Costs a comparison of the whole world, as a take without marks does. */
+static void editor__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, uint32_t first, const char *call) {
+    static const char *const names[EDITOR__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "selected: members", "gizmo: members", "gizmo.kind", "gizmo.size", "pending group members", "deferred commands", "deferred values" };
     uint32_t k;
     size_t at;
-    if (ecs_snap_matches(base, d, b, EDITOR__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
-    editor__snap_check_marks_fail(call, k, at);
-}
-
-/* The same check after a restore that wrote back only the marked rows: every array holds
- * base's bytes (not the world struct, whose pointers are w's own). */
-static void editor__snap_check_restore(const ecs_snap_image_t *base, const ecs_snap_block_t *b) {
-    for (uint32_t k = 1; k < EDITOR__SNAP_BLOCKS; k++) {
-        const unsigned char *was = base->blocks[k].data, *now = b[k].data;
-        size_t at = 0;
-        while (at < b[k].size && was[at] == now[at]) at++;
-        if (at < b[k].size) editor__snap_check_marks_fail("editor_snapshot_restore", k, at);
-    }
+    if (ecs_snap_matches(base, d, b, first, EDITOR__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
+    ecs_check_fail(why, NULL);
 }
 #endif
 
@@ -1306,7 +1289,7 @@ static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, con
     for (uint32_t k = 0; k < n; k++)
         if (ecs_snap_block_size(base, d, k) != b[k].size) return false;
     if (!editor__snap_fit(w, o, base, d)) return false;
-    bool marked = !d && epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
+    bool marked = epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
     n = editor__snap_blocks(o, w, b); /* the arrays may have moved in fit */
     /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
      * member differs change theirs, so that a restore after changes of values only touches
@@ -1365,9 +1348,9 @@ static bool editor__snap_restore(editor_world_t *w, const editor_world_t *o, con
     }
     w->scratch.selection.listed = false;
 #if EDITOR_CHECKS
-    if (marked) editor__snap_check_restore(base, b);
+    if (marked) editor__snap_check_marks(base, NULL, b, 1, "editor_snapshot_restore"); /* (block 0, the world struct, holds w's own pointers) */
 #endif
-    if (!d && epoch) editor__snap_marks_reset(w, epoch); /* w is base again: what its take reset holds */
+    if (epoch) editor__snap_marks_reset(w, epoch); /* w is base again: what its take reset holds */
     else w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     EDITOR__CHANGED(w, "restore");
     return true;
@@ -1427,7 +1410,7 @@ bool editor_snapshot_take_since(const editor_world_t *w, editor_snapshot_t *s, c
     bool marked = root->epoch && root->epoch == w->marks_epoch__; /* nothing reset the marks since root's take */
     s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n, marked);
 #if EDITOR_CHECKS
-    if (s->taken && marked) editor__snap_check_marks(&root->image, &s->delta, b, "editor_snapshot_take_since");
+    if (s->taken && marked) editor__snap_check_marks(&root->image, &s->delta, b, 0, "editor_snapshot_take_since");
 #endif
     memcpy(&s->saved, w, sizeof *w);
     return s->taken;
@@ -1499,7 +1482,7 @@ bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w) {
         bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
         ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
 #if EDITOR_CHECKS
-        if (ok && marked) editor__snap_check_marks(&rec->head, NULL, b, "editor_recorder_record");
+        if (ok && marked) editor__snap_check_marks(&rec->head, NULL, b, 0, "editor_recorder_record");
 #endif
         rec->newest = slot;
     }

@@ -1293,33 +1293,16 @@ static uint64_t server__snap_marks_reset(server_world_t *w, uint64_t epoch) {
 }
 
 #if SERVER_CHECKS
-static const char *const server__snap_block_names[SERVER__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "target: members", "target.entity", "connection: members", "connection.peer", "connection.ping_ms", "replicated: members", "pending group members", "deferred commands", "deferred values" };
-
-/* Aborts: array k changed at byte `at` without a change mark (found by `call`). */
-static void server__snap_check_marks_fail(const char *call, uint32_t k, size_t at) {
-    char why[400];
-    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, server__snap_block_names[k], at);
-    ecs_check_fail(why, NULL);
-}
-
-/* The debug check of marks: the blocks hold (base, d)'s content, else a write went unmarked.
- * Costs a comparison of the whole world, as a take without marks does. */
-static void server__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, const char *call) {
+/* The debug check of marks: blocks first.. hold (base, d)'s content, else a write went
+ * unmarked. Costs a comparison of the whole world, as a take without marks does. */
+static void server__snap_check_marks(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *b, uint32_t first, const char *call) {
+    static const char *const names[SERVER__SNAP_BLOCKS] = { "the world struct", "generations", "live bits", "marks", "free stack", "position: members", "position.x", "position.y", "velocity: members", "velocity.x", "velocity.y", "health: members", "health.current", "health.max", "name: members", "name.value", "player: members", "target: members", "target.entity", "connection: members", "connection.peer", "connection.ping_ms", "replicated: members", "pending group members", "deferred commands", "deferred values" };
     uint32_t k;
     size_t at;
-    if (ecs_snap_matches(base, d, b, SERVER__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
-    server__snap_check_marks_fail(call, k, at);
-}
-
-/* The same check after a restore that wrote back only the marked rows: every array holds
- * base's bytes (not the world struct, whose pointers are w's own). */
-static void server__snap_check_restore(const ecs_snap_image_t *base, const ecs_snap_block_t *b) {
-    for (uint32_t k = 1; k < SERVER__SNAP_BLOCKS; k++) {
-        const unsigned char *was = base->blocks[k].data, *now = b[k].data;
-        size_t at = 0;
-        while (at < b[k].size && was[at] == now[at]) at++;
-        if (at < b[k].size) server__snap_check_marks_fail("server_snapshot_restore", k, at);
-    }
+    if (ecs_snap_matches(base, d, b, first, SERVER__SNAP_BLOCKS, &k, &at) || at == SIZE_MAX) return; /* (out of memory: no check) */
+    char why[400];
+    snprintf(why, sizeof why, "%s: %s changed at byte %zu without a change mark: a pointer taken before the last snapshot or record (from ref_<c>, a view or a loop) was written after it; take pointers again after each record (docs/debugging-with-dumps.md, \"Flight recorder\")", call, names[k], at);
+    ecs_check_fail(why, NULL);
 }
 #endif
 
@@ -1368,7 +1351,7 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
     for (uint32_t k = 0; k < n; k++)
         if (ecs_snap_block_size(base, d, k) != b[k].size) return false;
     if (!server__snap_fit(w, o, base, d)) return false;
-    bool marked = !d && epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
+    bool marked = epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
     n = server__snap_blocks(o, w, b); /* the arrays may have moved in fit */
     /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
      * member differs change theirs, so that a restore after changes of values only touches
@@ -1429,9 +1412,9 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
     }
     w->scratch.replication.listed = false;
 #if SERVER_CHECKS
-    if (marked) server__snap_check_restore(base, b);
+    if (marked) server__snap_check_marks(base, NULL, b, 1, "server_snapshot_restore"); /* (block 0, the world struct, holds w's own pointers) */
 #endif
-    if (!d && epoch) server__snap_marks_reset(w, epoch); /* w is base again: what its take reset holds */
+    if (epoch) server__snap_marks_reset(w, epoch); /* w is base again: what its take reset holds */
     else w->marks_epoch__ = 0; /* every array may have changed: the next take or record compares it all */
     SERVER__CHANGED(w, "restore");
     return true;
@@ -1491,7 +1474,7 @@ bool server_snapshot_take_since(const server_world_t *w, server_snapshot_t *s, c
     bool marked = root->epoch && root->epoch == w->marks_epoch__; /* nothing reset the marks since root's take */
     s->taken = ecs_snap_delta_take(&s->delta, &root->image, b, n, marked);
 #if SERVER_CHECKS
-    if (s->taken && marked) server__snap_check_marks(&root->image, &s->delta, b, "server_snapshot_take_since");
+    if (s->taken && marked) server__snap_check_marks(&root->image, &s->delta, b, 0, "server_snapshot_take_since");
 #endif
     memcpy(&s->saved, w, sizeof *w);
     return s->taken;
@@ -1563,7 +1546,7 @@ bool server_recorder_record(server_recorder_t *rec, const server_world_t *w) {
         bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
         ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
 #if SERVER_CHECKS
-        if (ok && marked) server__snap_check_marks(&rec->head, NULL, b, "server_recorder_record");
+        if (ok && marked) server__snap_check_marks(&rec->head, NULL, b, 0, "server_recorder_record");
 #endif
         rec->newest = slot;
     }

@@ -364,9 +364,9 @@ void ecs_snap_write_marked(const ecs_snap_image_t *base, uint32_t k, const ecs_s
     while (next_span(&spans, &lo, &hi)) memcpy((unsigned char *)b->data + lo, base->blocks[k].data + lo, hi - lo);
 }
 
-bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t n,
-                      uint32_t *block, size_t *offset) {
-    for (uint32_t k = 0; k < n; k++) {
+bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t first,
+                      uint32_t n, uint32_t *block, size_t *offset) {
+    for (uint32_t k = first; k < n; k++) {
         size_t size = blocks[k].size;
         *block = k;
         *offset = 0;

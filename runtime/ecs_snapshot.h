@@ -81,11 +81,11 @@ bool ecs_snap_delta_take(ecs_snap_delta_t *d, const ecs_snap_image_t *base, cons
 bool ecs_snap_record(ecs_snap_image_t *head, ecs_snap_delta_t *back, const ecs_snap_block_t *blocks, uint32_t n,
                      bool marked);
 
-/* Whether the blocks hold exactly (base, d)'s content (d NULL: base's), the debug check of
- * marks: false, with the first block and byte offset that differ, when a write was not
- * marked (or out of memory, offset SIZE_MAX). */
-bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t n,
-                      uint32_t *block, size_t *offset);
+/* Whether blocks first..n-1 hold exactly (base, d)'s content (d NULL: base's), the debug
+ * check of marks: false, with the first block and byte offset that differ, when a write was
+ * not marked (or out of memory, offset SIZE_MAX). */
+bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, const ecs_snap_block_t *blocks, uint32_t first,
+                      uint32_t n, uint32_t *block, size_t *offset);
 
 /* Applies d to img in place (img must be d's source); false when out of memory (img then
  * holds no valid copy: count 0) or d does not fit img. */

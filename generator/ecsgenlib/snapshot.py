@@ -34,8 +34,6 @@ class Snapshot:
         self.save_frame_fn = n.internal("snap", "frame", "world")
         self.marks_reset_fn = n.internal("snap", "marks", "reset")
         self.check_marks_fn = n.internal("snap", "check", "marks")
-        self.check_restore_fn = n.internal("snap", "check", "restore")
-        self.block_names = n.internal("snap", "block", "names")
 
     def names(self):
         return [self.type, self.tag, self.recorder_type, self.recorder_tag, *self.fns.values()]
