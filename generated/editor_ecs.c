@@ -470,28 +470,272 @@ static void editor__check_deferred(const editor_world_t *w, const char *call, bo
 #define EDITOR__COLD
 #endif
 
-/* What the change function below needs of each pooled component, by its place in the
- * metadata table: its insert and erase, the group upkeep after an add, before and after a
- * remove (NULL: none), and where its hooks sit in the world. */
+/* What spawn, destroy and the change function below need of each pooled component, by its
+ * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
+ * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
+ * its bit in nonempty_pools, and the checks' names of its add and remove. */
 typedef struct {
-    bool (*insert)(editor_world_t *w, ecs_entity_t e, const void *value);
-    void (*erase)(editor_world_t *w, ecs_entity_t e, uint32_t row);
+    bool (*insert)(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+    void (*erase)(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
     void (*groups_after_add)(editor_world_t *w, ecs_entity_t e);
     void (*groups_before_remove)(editor_world_t *w, ecs_entity_t e);
     void (*groups_after_remove)(editor_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(editor_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
+    size_t pool;
+    uint32_t bit;
+    const char *added, *removed;
 } editor__pool_ops_t;
+static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void editor__shape0_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void editor__shape1_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool editor__shape2_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void editor__shape2_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool editor__shape3_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void editor__shape3_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void editor__shape4_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const editor__pool_ops_t editor__pool_ops[] = {
-    { editor__position_insert, editor__position_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position), NULL },
-    { editor__velocity_insert, editor__velocity_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity), NULL },
-    { editor__health_insert, editor__health_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health), NULL },
-    { editor__name_insert, editor__name_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name), NULL },
-    { editor__player_insert, editor__player_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player), NULL },
-    { editor__selected_insert, editor__selected_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected), NULL },
-    { editor__gizmo_insert, editor__gizmo_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo), NULL },
+    { editor__shape0_insert, editor__shape0_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position), NULL, offsetof(editor_world_t, components.position), 0u, "add position", "remove position" },
+    { editor__shape0_insert, editor__shape0_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity), NULL, offsetof(editor_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
+    { editor__shape1_insert, editor__shape1_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health), NULL, offsetof(editor_world_t, components.health), 2u, "add health", "remove health" },
+    { editor__shape2_insert, editor__shape2_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name), NULL, offsetof(editor_world_t, components.name), 3u, "add name", "remove name" },
+    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player), NULL, offsetof(editor_world_t, components.player), 4u, "add player", "remove player" },
+    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected), NULL, offsetof(editor_world_t, components.selected), 5u, "add selected", "remove selected" },
+    { editor__shape4_insert, editor__shape4_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo), NULL, offsetof(editor_world_t, components.gizmo), 6u, "add gizmo", "remove gizmo" },
 };
+
+/* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
+/* The header's insert and erase of a sparse pool without a relation, compiled here once per
+ * shape (the fields' types and layout) rather than once per component: spawn, destroy and
+ * the change function reach the pool of component k through the table above, and its
+ * fields at the shape's first component's offsets, which the static asserts check for the
+ * others. The inline add, set and remove at a call site use the header's own. */
+#if EDITOR__LOOP_CHECKS
+
+/* An erase's loop check failed: the message names component k's remove. */
+static EDITOR__COLD void editor__erase_check_fail(uint32_t k) {
+    static char message[512];
+    const char *name = editor_meta.components[k].name;
+    snprintf(message, sizeof message, "editor_remove_%s of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_%s and call editor_apply_deferred after the loop (docs/iteration.md)", name, name);
+    ecs_check_fail(message, NULL);
+}
+#endif
+
+/* Shape 0: 2 pools (position, velocity), fields f32, f32. */
+_Static_assert(sizeof(editor_velocity_pool_t) == sizeof(editor_position_pool_t) && sizeof(editor_velocity_t) == sizeof(editor_position_t) && offsetof(editor_velocity_pool_t, x) == offsetof(editor_position_pool_t, x) && offsetof(editor_velocity_t, x) == offsetof(editor_position_t, x) && offsetof(editor_velocity_pool_t, y) == offsetof(editor_position_pool_t, y) && offsetof(editor_velocity_t, y) == offsetof(editor_position_t, y), "velocity is laid out as position (shape 0)");
+
+static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(editor_position_pool_t, x), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(editor_position_t, x), sizeof col0[row]);
+    float *col1;
+    memcpy(&col1, pool + offsetof(editor_position_pool_t, y), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(editor_position_t, y), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    EDITOR__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void editor__shape0_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if EDITOR__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
+#endif
+    EDITOR__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(editor_position_pool_t, x), sizeof col0);
+    col0[row] = col0[from];
+    float *col1;
+    memcpy(&col1, pool + offsetof(editor_position_pool_t, y), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 1: 1 pool (health), fields i32, i32. */
+
+static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(editor_health_pool_t, current), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(editor_health_t, current), sizeof col0[row]);
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(editor_health_pool_t, max), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(editor_health_t, max), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    EDITOR__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void editor__shape1_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if EDITOR__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
+#endif
+    EDITOR__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(editor_health_pool_t, current), sizeof col0);
+    col0[row] = col0[from];
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(editor_health_pool_t, max), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 2: 1 pool (name), fields char[32]. */
+
+static inline bool editor__shape2_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(editor_name_pool_t, value), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(editor_name_t, value), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    EDITOR__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void editor__shape2_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if EDITOR__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
+#endif
+    EDITOR__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(editor_name_pool_t, value), sizeof col0);
+    memcpy(col0[row], col0[from], sizeof col0[row]);
+}
+
+/* Shape 3: 2 pools (player, selected), fields none (tags). */
+_Static_assert(sizeof(editor_selected_pool_t) == sizeof(editor_player_pool_t), "selected is laid out as player (shape 3)");
+
+static inline bool editor__shape3_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    (void)value; /* tags: none */
+    ecs_sparse_insert(set, e);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    EDITOR__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void editor__shape3_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if EDITOR__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
+#endif
+    EDITOR__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    (void)from; /* tags: no rows */
+}
+
+/* Shape 4: 1 pool (gizmo), fields editor_gizmo_kind_t, f32. */
+
+static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_gizmo_pool_t, marks)), row);
+    editor_gizmo_kind_t *col0;
+    memcpy(&col0, pool + offsetof(editor_gizmo_pool_t, kind), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(editor_gizmo_t, kind), sizeof col0[row]);
+    float *col1;
+    memcpy(&col1, pool + offsetof(editor_gizmo_pool_t, size), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(editor_gizmo_t, size), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    EDITOR__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void editor__shape4_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const editor__pool_ops_t *ops = &editor__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if EDITOR__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
+#endif
+    EDITOR__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_gizmo_pool_t, marks)), row);
+    editor_gizmo_kind_t *col0;
+    memcpy(&col0, pool + offsetof(editor_gizmo_pool_t, kind), sizeof col0);
+    col0[row] = col0[from];
+    float *col1;
+    memcpy(&col1, pool + offsetof(editor_gizmo_pool_t, size), sizeof col1);
+    col1[row] = col1[from];
+}
 
 /* The hooks of the component at place k of the metadata table. */
 static const editor_hooks_t *editor__hooks_at(const editor_world_t *w, uint32_t k) {
@@ -569,14 +813,14 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
         if (ops->groups_before_remove) ops->groups_before_remove(w, e);
-        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        ops->erase(w, k, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
         if (ops->groups_after_remove) ops->groups_after_remove(w, e);
         return true;
     }
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
-        if (!ops->insert(w, e, value)) return false;
+        if (!ops->insert(w, k, e, value)) return false;
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -653,16 +897,16 @@ ecs_entity_t editor__spawn_desc(editor_world_t *w, const editor_spawn_desc_t *de
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
-        if (desc->position && !editor__position_insert(w, e, desc->position)) goto out_of_memory;
-        if (desc->velocity && !editor__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-        if (desc->health && !editor__health_insert(w, e, desc->health)) goto out_of_memory;
-        if (desc->name && !editor__name_insert(w, e, desc->name)) goto out_of_memory;
+        if (desc->position && !editor__shape0_insert(w, 0u, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !editor__shape0_insert(w, 1u, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !editor__shape1_insert(w, 2u, e, desc->health)) goto out_of_memory;
+        if (desc->name && !editor__shape2_insert(w, 3u, e, desc->name)) goto out_of_memory;
     }
     /* Components player .. gizmo: one test skips a block the desc leaves out. */
     if ((desc->player) | (desc->selected) | (desc->gizmo != NULL)) {
-        if (desc->player && !editor__player_insert(w, e, NULL)) goto out_of_memory;
-        if (desc->selected && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
-        if (desc->gizmo && !editor__gizmo_insert(w, e, desc->gizmo)) goto out_of_memory;
+        if (desc->player && !editor__shape3_insert(w, 4u, e, NULL)) goto out_of_memory;
+        if (desc->selected && !editor__shape3_insert(w, 5u, e, NULL)) goto out_of_memory;
+        if (desc->gizmo && !editor__shape4_insert(w, 6u, e, desc->gizmo)) goto out_of_memory;
     }
     editor__groups_spawned(w, e, desc);
     if (w->hooks.any__) editor__spawn_hooks(w, e, desc);
@@ -691,16 +935,16 @@ ecs_entity_t editor__spawn_bits(editor_world_t *w, editor__spawn_bits_t bits, co
     if (e == ECS_NULL) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !editor__position_insert(w, e, parts[0])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !editor__velocity_insert(w, e, parts[1])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !editor__health_insert(w, e, parts[2])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !editor__name_insert(w, e, parts[3])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !editor__shape0_insert(w, 0u, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !editor__shape0_insert(w, 1u, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !editor__shape1_insert(w, 2u, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !editor__shape2_insert(w, 3u, e, parts[3])) goto out_of_memory;
     }
     /* Components player .. gizmo: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0x70)) {
-        if ((bits.w[0] & (UINT64_C(1) << 4)) && !editor__player_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 5)) && !editor__selected_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !editor__gizmo_insert(w, e, parts[6])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !editor__shape3_insert(w, 4u, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !editor__shape3_insert(w, 5u, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !editor__shape4_insert(w, 6u, e, parts[6])) goto out_of_memory;
     }
     editor__groups_spawned_bits(w, e, bits);
     if (w->hooks.any__) {
@@ -794,13 +1038,13 @@ bool editor_destroy(editor_world_t *w, ecs_entity_t e) {
         for (uint64_t bits = editor__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
             uint32_t row;
             switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__position_erase(w, e, row); break;
-            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__velocity_erase(w, e, row); break;
-            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__health_erase(w, e, row); break;
-            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__name_erase(w, e, row); break;
-            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__player_erase(w, e, row); break;
-            case 5: if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__selected_erase(w, e, row); break;
-            case 6: if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__gizmo_erase(w, e, row); break;
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) editor__shape0_erase(w, 0u, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) editor__shape0_erase(w, 1u, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) editor__shape1_erase(w, 2u, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) editor__shape2_erase(w, 3u, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) editor__shape3_erase(w, 4u, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.selected.set, e)) != ECS_ROW_NONE) editor__shape3_erase(w, 5u, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.gizmo.set, e)) != ECS_ROW_NONE) editor__shape4_erase(w, 6u, e, row); break;
             }
         }
     }

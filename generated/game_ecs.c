@@ -698,36 +698,409 @@ static void game__check_deferred(const game_world_t *w, const char *call, bool s
 #define GAME__COLD
 #endif
 
-/* What the change function below needs of each pooled component, by its place in the
- * metadata table: its insert and erase, the group upkeep after an add, before and after a
- * remove (NULL: none), and where its hooks sit in the world. */
+/* What spawn, destroy and the change function below need of each pooled component, by its
+ * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
+ * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
+ * its bit in nonempty_pools, and the checks' names of its add and remove. */
 typedef struct {
-    bool (*insert)(game_world_t *w, ecs_entity_t e, const void *value);
-    void (*erase)(game_world_t *w, ecs_entity_t e, uint32_t row);
+    bool (*insert)(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+    void (*erase)(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
     void (*groups_after_add)(game_world_t *w, ecs_entity_t e);
     void (*groups_before_remove)(game_world_t *w, ecs_entity_t e);
     void (*groups_after_remove)(game_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(game_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
+    size_t pool;
+    uint32_t bit;
+    const char *added, *removed;
 } game__pool_ops_t;
+static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape0_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape1_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape2_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape2_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape3_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape3_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape4_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape5_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape6_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void game__shape7_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const game__pool_ops_t game__pool_ops[] = {
-    { game__position_insert, game__position_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position), NULL },
-    { game__velocity_insert, game__velocity_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity), NULL },
-    { game__health_insert, game__health_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health), NULL },
-    { game__name_insert, game__name_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name), NULL },
-    { game__target_insert, game__target_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target), NULL },
-    { game__cargo_insert, game__cargo_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo), NULL },
-    { game__mood_insert, game__mood_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood), NULL },
-    { game__lifetime_insert, game__lifetime_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime), NULL },
-    { game__radius_insert, game__radius_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius), NULL },
-    { game__player_insert, game__player_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player), NULL },
-    { game__asteroid_insert, game__asteroid_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid), NULL },
-    { game__bullet_insert, game__bullet_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL },
-    { game__frozen_insert, game__frozen_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL },
-    { NULL, NULL, NULL, NULL, NULL, 0, NULL }, /* clock: a singleton */
-    { NULL, NULL, NULL, NULL, NULL, 0, NULL }, /* stats: a singleton */
+    { game__shape0_insert, game__shape0_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position), NULL, offsetof(game_world_t, components.position), 0u, "add position", "remove position" },
+    { game__shape0_insert, game__shape0_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity), NULL, offsetof(game_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
+    { game__shape1_insert, game__shape1_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health), NULL, offsetof(game_world_t, components.health), 2u, "add health", "remove health" },
+    { game__shape2_insert, game__shape2_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name), NULL, offsetof(game_world_t, components.name), 3u, "add name", "remove name" },
+    { game__shape3_insert, game__shape3_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target), NULL, offsetof(game_world_t, components.target), 4u, "add target", "remove target" },
+    { game__shape4_insert, game__shape4_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo), NULL, offsetof(game_world_t, components.cargo), 5u, "add cargo", "remove cargo" },
+    { game__shape5_insert, game__shape5_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood), NULL, offsetof(game_world_t, components.mood), 6u, "add mood", "remove mood" },
+    { game__shape6_insert, game__shape6_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime), NULL, offsetof(game_world_t, components.lifetime), 7u, "add lifetime", "remove lifetime" },
+    { game__shape6_insert, game__shape6_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius), NULL, offsetof(game_world_t, components.radius), 8u, "add radius", "remove radius" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player), NULL, offsetof(game_world_t, components.player), 9u, "add player", "remove player" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid), NULL, offsetof(game_world_t, components.asteroid), 10u, "add asteroid", "remove asteroid" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL, offsetof(game_world_t, components.bullet), 11u, "add bullet", "remove bullet" },
+    { game__shape7_insert, game__shape7_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL, offsetof(game_world_t, components.frozen), 12u, "add frozen", "remove frozen" },
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL, NULL }, /* clock: a singleton */
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL, NULL }, /* stats: a singleton */
 };
+
+/* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
+/* The header's insert and erase of a sparse pool without a relation, compiled here once per
+ * shape (the fields' types and layout) rather than once per component: spawn, destroy and
+ * the change function reach the pool of component k through the table above, and its
+ * fields at the shape's first component's offsets, which the static asserts check for the
+ * others. The inline add, set and remove at a call site use the header's own. */
+#if GAME__LOOP_CHECKS
+
+/* An erase's loop check failed: the message names component k's remove. */
+static GAME__COLD void game__erase_check_fail(uint32_t k) {
+    static char message[512];
+    const char *name = game_meta.components[k].name;
+    snprintf(message, sizeof message, "game_remove_%s of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_%s and call game_apply_deferred after the loop (docs/iteration.md)", name, name);
+    ecs_check_fail(message, NULL);
+}
+#endif
+
+/* Shape 0: 2 pools (position, velocity), fields f32, f32. */
+_Static_assert(sizeof(game_velocity_pool_t) == sizeof(game_position_pool_t) && sizeof(game_velocity_t) == sizeof(game_position_t) && offsetof(game_velocity_pool_t, x) == offsetof(game_position_pool_t, x) && offsetof(game_velocity_t, x) == offsetof(game_position_t, x) && offsetof(game_velocity_pool_t, y) == offsetof(game_position_pool_t, y) && offsetof(game_velocity_t, y) == offsetof(game_position_t, y), "velocity is laid out as position (shape 0)");
+
+static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(game_position_pool_t, x), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_position_t, x), sizeof col0[row]);
+    float *col1;
+    memcpy(&col1, pool + offsetof(game_position_pool_t, y), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(game_position_t, y), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape0_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(game_position_pool_t, x), sizeof col0);
+    col0[row] = col0[from];
+    float *col1;
+    memcpy(&col1, pool + offsetof(game_position_pool_t, y), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 1: 1 pool (health), fields i32, i32. */
+
+static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(game_health_pool_t, current), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_health_t, current), sizeof col0[row]);
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(game_health_pool_t, max), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(game_health_t, max), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape1_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(game_health_pool_t, current), sizeof col0);
+    col0[row] = col0[from];
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(game_health_pool_t, max), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 2: 1 pool (name), fields char[32]. */
+
+static inline bool game__shape2_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(game_name_pool_t, value), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_name_t, value), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape2_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(game_name_pool_t, value), sizeof col0);
+    memcpy(col0[row], col0[from], sizeof col0[row]);
+}
+
+/* Shape 3: 1 pool (target), fields entity. */
+
+static inline bool game__shape3_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_target_pool_t, marks)), row);
+    ecs_entity_t *col0;
+    memcpy(&col0, pool + offsetof(game_target_pool_t, entity), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_target_t, entity), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape3_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_target_pool_t, marks)), row);
+    ecs_entity_t *col0;
+    memcpy(&col0, pool + offsetof(game_target_pool_t, entity), sizeof col0);
+    col0[row] = col0[from];
+}
+
+/* Shape 4: 1 pool (cargo), fields u16[8], u8. */
+
+static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_cargo_pool_t, marks)), row);
+    uint16_t (*col0)[8];
+    memcpy(&col0, pool + offsetof(game_cargo_pool_t, items), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_cargo_t, items), sizeof col0[row]);
+    uint8_t *col1;
+    memcpy(&col1, pool + offsetof(game_cargo_pool_t, count), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(game_cargo_t, count), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape4_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_cargo_pool_t, marks)), row);
+    uint16_t (*col0)[8];
+    memcpy(&col0, pool + offsetof(game_cargo_pool_t, items), sizeof col0);
+    memcpy(col0[row], col0[from], sizeof col0[row]);
+    uint8_t *col1;
+    memcpy(&col1, pool + offsetof(game_cargo_pool_t, count), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 5: 1 pool (mood), fields game_mood_state_t. */
+
+static inline bool game__shape5_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_mood_pool_t, marks)), row);
+    game_mood_state_t *col0;
+    memcpy(&col0, pool + offsetof(game_mood_pool_t, state), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_mood_t, state), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_mood_pool_t, marks)), row);
+    game_mood_state_t *col0;
+    memcpy(&col0, pool + offsetof(game_mood_pool_t, state), sizeof col0);
+    col0[row] = col0[from];
+}
+
+/* Shape 6: 2 pools (lifetime, radius), fields f32. */
+_Static_assert(sizeof(game_radius_pool_t) == sizeof(game_lifetime_pool_t) && sizeof(game_radius_t) == sizeof(game_lifetime_t) && offsetof(game_radius_pool_t, metres) == offsetof(game_lifetime_pool_t, seconds) && offsetof(game_radius_t, metres) == offsetof(game_lifetime_t, seconds), "radius is laid out as lifetime (shape 6)");
+
+static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_lifetime_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(game_lifetime_pool_t, seconds), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(game_lifetime_t, seconds), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape6_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_lifetime_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(game_lifetime_pool_t, seconds), sizeof col0);
+    col0[row] = col0[from];
+}
+
+/* Shape 7: 4 pools (player, asteroid, bullet, frozen), fields none (tags). */
+_Static_assert(sizeof(game_asteroid_pool_t) == sizeof(game_player_pool_t), "asteroid is laid out as player (shape 7)");
+_Static_assert(sizeof(game_bullet_pool_t) == sizeof(game_player_pool_t), "bullet is laid out as player (shape 7)");
+_Static_assert(sizeof(game_frozen_pool_t) == sizeof(game_player_pool_t), "frozen is laid out as player (shape 7)");
+
+static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    (void)value; /* tags: none */
+    ecs_sparse_insert(set, e);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    GAME__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void game__shape7_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const game__pool_ops_t *ops = &game__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if GAME__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
+#endif
+    GAME__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    (void)from; /* tags: no rows */
+}
 
 /* The hooks of the component at place k of the metadata table. */
 static const game_hooks_t *game__hooks_at(const game_world_t *w, uint32_t k) {
@@ -805,14 +1178,14 @@ GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_ent
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
         if (ops->groups_before_remove) ops->groups_before_remove(w, e);
-        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        ops->erase(w, k, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
         if (ops->groups_after_remove) ops->groups_after_remove(w, e);
         return true;
     }
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
-        if (!ops->insert(w, e, value)) return false;
+        if (!ops->insert(w, k, e, value)) return false;
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -900,28 +1273,28 @@ ecs_entity_t game__spawn_desc(game_world_t *w, const game_spawn_desc_t *desc) {
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
-        if (desc->position && !game__position_insert(w, e, desc->position)) goto out_of_memory;
-        if (desc->velocity && !game__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-        if (desc->health && !game__health_insert(w, e, desc->health)) goto out_of_memory;
-        if (desc->name && !game__name_insert(w, e, desc->name)) goto out_of_memory;
+        if (desc->position && !game__shape0_insert(w, 0u, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !game__shape0_insert(w, 1u, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !game__shape1_insert(w, 2u, e, desc->health)) goto out_of_memory;
+        if (desc->name && !game__shape2_insert(w, 3u, e, desc->name)) goto out_of_memory;
     }
     /* Components target .. lifetime: one test skips a block the desc leaves out. */
     if ((desc->target != NULL) | (desc->cargo != NULL) | (desc->mood != NULL) | (desc->lifetime != NULL)) {
-        if (desc->target && !game__target_insert(w, e, desc->target)) goto out_of_memory;
-        if (desc->cargo && !game__cargo_insert(w, e, desc->cargo)) goto out_of_memory;
-        if (desc->mood && !game__mood_insert(w, e, desc->mood)) goto out_of_memory;
-        if (desc->lifetime && !game__lifetime_insert(w, e, desc->lifetime)) goto out_of_memory;
+        if (desc->target && !game__shape3_insert(w, 4u, e, desc->target)) goto out_of_memory;
+        if (desc->cargo && !game__shape4_insert(w, 5u, e, desc->cargo)) goto out_of_memory;
+        if (desc->mood && !game__shape5_insert(w, 6u, e, desc->mood)) goto out_of_memory;
+        if (desc->lifetime && !game__shape6_insert(w, 7u, e, desc->lifetime)) goto out_of_memory;
     }
     /* Components radius .. bullet: one test skips a block the desc leaves out. */
     if ((desc->radius != NULL) | (desc->player) | (desc->asteroid) | (desc->bullet)) {
-        if (desc->radius && !game__radius_insert(w, e, desc->radius)) goto out_of_memory;
-        if (desc->player && !game__player_insert(w, e, NULL)) goto out_of_memory;
-        if (desc->asteroid && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
-        if (desc->bullet && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->radius && !game__shape6_insert(w, 8u, e, desc->radius)) goto out_of_memory;
+        if (desc->player && !game__shape7_insert(w, 9u, e, NULL)) goto out_of_memory;
+        if (desc->asteroid && !game__shape7_insert(w, 10u, e, NULL)) goto out_of_memory;
+        if (desc->bullet && !game__shape7_insert(w, 11u, e, NULL)) goto out_of_memory;
     }
     /* Components frozen .. frozen: one test skips a block the desc leaves out. */
     if ((desc->frozen)) {
-        if (desc->frozen && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->frozen && !game__shape7_insert(w, 12u, e, NULL)) goto out_of_memory;
     }
     game__groups_spawned(w, e, desc);
     if (w->hooks.any__) game__spawn_hooks(w, e, desc);
@@ -956,28 +1329,28 @@ ecs_entity_t game__spawn_bits(game_world_t *w, game__spawn_bits_t bits, const vo
     if (e == ECS_NULL) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !game__position_insert(w, e, parts[0])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !game__velocity_insert(w, e, parts[1])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !game__health_insert(w, e, parts[2])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !game__name_insert(w, e, parts[3])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !game__shape0_insert(w, 0u, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !game__shape0_insert(w, 1u, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !game__shape1_insert(w, 2u, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !game__shape2_insert(w, 3u, e, parts[3])) goto out_of_memory;
     }
     /* Components target .. lifetime: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf0)) {
-        if ((bits.w[0] & (UINT64_C(1) << 4)) && !game__target_insert(w, e, parts[4])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 5)) && !game__cargo_insert(w, e, parts[5])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !game__mood_insert(w, e, parts[6])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 7)) && !game__lifetime_insert(w, e, parts[7])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !game__shape3_insert(w, 4u, e, parts[4])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !game__shape4_insert(w, 5u, e, parts[5])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !game__shape5_insert(w, 6u, e, parts[6])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 7)) && !game__shape6_insert(w, 7u, e, parts[7])) goto out_of_memory;
     }
     /* Components radius .. bullet: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf00)) {
-        if ((bits.w[0] & (UINT64_C(1) << 8)) && !game__radius_insert(w, e, parts[8])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 9)) && !game__player_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 10)) && !game__asteroid_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 11)) && !game__bullet_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 8)) && !game__shape6_insert(w, 8u, e, parts[8])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 9)) && !game__shape7_insert(w, 9u, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 10)) && !game__shape7_insert(w, 10u, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 11)) && !game__shape7_insert(w, 11u, e, NULL)) goto out_of_memory;
     }
     /* Components frozen .. frozen: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0x1000)) {
-        if ((bits.w[0] & (UINT64_C(1) << 12)) && !game__frozen_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 12)) && !game__shape7_insert(w, 12u, e, NULL)) goto out_of_memory;
     }
     game__groups_spawned_bits(w, e, bits);
     if (w->hooks.any__) {
@@ -1098,19 +1471,19 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
         for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
             uint32_t row;
             switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__position_erase(w, e, row); break;
-            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__velocity_erase(w, e, row); break;
-            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__health_erase(w, e, row); break;
-            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__name_erase(w, e, row); break;
-            case 4: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__target_erase(w, e, row); break;
-            case 5: if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__cargo_erase(w, e, row); break;
-            case 6: if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__mood_erase(w, e, row); break;
-            case 7: if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__lifetime_erase(w, e, row); break;
-            case 8: if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__radius_erase(w, e, row); break;
-            case 9: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__player_erase(w, e, row); break;
-            case 10: if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__asteroid_erase(w, e, row); break;
-            case 11: if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__bullet_erase(w, e, row); break;
-            case 12: if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__frozen_erase(w, e, row); break;
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__shape0_erase(w, 0u, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__shape0_erase(w, 1u, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__shape1_erase(w, 2u, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) game__shape2_erase(w, 3u, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) game__shape3_erase(w, 4u, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.cargo.set, e)) != ECS_ROW_NONE) game__shape4_erase(w, 5u, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.mood.set, e)) != ECS_ROW_NONE) game__shape5_erase(w, 6u, e, row); break;
+            case 7: if ((row = ecs_sparse_row(&w->components.lifetime.set, e)) != ECS_ROW_NONE) game__shape6_erase(w, 7u, e, row); break;
+            case 8: if ((row = ecs_sparse_row(&w->components.radius.set, e)) != ECS_ROW_NONE) game__shape6_erase(w, 8u, e, row); break;
+            case 9: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) game__shape7_erase(w, 9u, e, row); break;
+            case 10: if ((row = ecs_sparse_row(&w->components.asteroid.set, e)) != ECS_ROW_NONE) game__shape7_erase(w, 10u, e, row); break;
+            case 11: if ((row = ecs_sparse_row(&w->components.bullet.set, e)) != ECS_ROW_NONE) game__shape7_erase(w, 11u, e, row); break;
+            case 12: if ((row = ecs_sparse_row(&w->components.frozen.set, e)) != ECS_ROW_NONE) game__shape7_erase(w, 12u, e, row); break;
             }
         }
     }

@@ -512,29 +512,315 @@ static void server__check_deferred(const server_world_t *w, const char *call, bo
 #define SERVER__COLD
 #endif
 
-/* What the change function below needs of each pooled component, by its place in the
- * metadata table: its insert and erase, the group upkeep after an add, before and after a
- * remove (NULL: none), and where its hooks sit in the world. */
+/* What spawn, destroy and the change function below need of each pooled component, by its
+ * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
+ * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
+ * its bit in nonempty_pools, and the checks' names of its add and remove. */
 typedef struct {
-    bool (*insert)(server_world_t *w, ecs_entity_t e, const void *value);
-    void (*erase)(server_world_t *w, ecs_entity_t e, uint32_t row);
+    bool (*insert)(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+    void (*erase)(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
     void (*groups_after_add)(server_world_t *w, ecs_entity_t e);
     void (*groups_before_remove)(server_world_t *w, ecs_entity_t e);
     void (*groups_after_remove)(server_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(server_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
+    size_t pool;
+    uint32_t bit;
+    const char *added, *removed;
 } server__pool_ops_t;
+static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape0_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape1_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool server__shape2_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape2_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool server__shape3_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape3_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool server__shape4_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape4_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
+static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
+static inline void server__shape5_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const server__pool_ops_t server__pool_ops[] = {
-    { server__position_insert, server__position_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position), NULL },
-    { server__velocity_insert, server__velocity_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity), NULL },
-    { server__health_insert, server__health_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health), NULL },
-    { server__name_insert, server__name_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name), NULL },
-    { server__player_insert, server__player_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player), NULL },
-    { server__target_insert, server__target_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target), NULL },
-    { server__connection_insert, server__connection_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection), NULL },
-    { server__replicated_insert, server__replicated_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated), NULL },
+    { server__shape0_insert, server__shape0_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position), NULL, offsetof(server_world_t, components.position), 0u, "add position", "remove position" },
+    { server__shape0_insert, server__shape0_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity), NULL, offsetof(server_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
+    { server__shape1_insert, server__shape1_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health), NULL, offsetof(server_world_t, components.health), 2u, "add health", "remove health" },
+    { server__shape2_insert, server__shape2_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name), NULL, offsetof(server_world_t, components.name), 3u, "add name", "remove name" },
+    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player), NULL, offsetof(server_world_t, components.player), 4u, "add player", "remove player" },
+    { server__shape4_insert, server__shape4_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target), NULL, offsetof(server_world_t, components.target), 5u, "add target", "remove target" },
+    { server__shape5_insert, server__shape5_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection), NULL, offsetof(server_world_t, components.connection), 6u, "add connection", "remove connection" },
+    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated), NULL, offsetof(server_world_t, components.replicated), 7u, "add replicated", "remove replicated" },
 };
+
+/* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
+/* The header's insert and erase of a sparse pool without a relation, compiled here once per
+ * shape (the fields' types and layout) rather than once per component: spawn, destroy and
+ * the change function reach the pool of component k through the table above, and its
+ * fields at the shape's first component's offsets, which the static asserts check for the
+ * others. The inline add, set and remove at a call site use the header's own. */
+#if SERVER__LOOP_CHECKS
+
+/* An erase's loop check failed: the message names component k's remove. */
+static SERVER__COLD void server__erase_check_fail(uint32_t k) {
+    static char message[512];
+    const char *name = server_meta.components[k].name;
+    snprintf(message, sizeof message, "server_remove_%s of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_%s and call server_apply_deferred after the loop (docs/iteration.md)", name, name);
+    ecs_check_fail(message, NULL);
+}
+#endif
+
+/* Shape 0: 2 pools (position, velocity), fields f32, f32. */
+_Static_assert(sizeof(server_velocity_pool_t) == sizeof(server_position_pool_t) && sizeof(server_velocity_t) == sizeof(server_position_t) && offsetof(server_velocity_pool_t, x) == offsetof(server_position_pool_t, x) && offsetof(server_velocity_t, x) == offsetof(server_position_t, x) && offsetof(server_velocity_pool_t, y) == offsetof(server_position_pool_t, y) && offsetof(server_velocity_t, y) == offsetof(server_position_t, y), "velocity is laid out as position (shape 0)");
+
+static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(server_position_pool_t, x), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(server_position_t, x), sizeof col0[row]);
+    float *col1;
+    memcpy(&col1, pool + offsetof(server_position_pool_t, y), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(server_position_t, y), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape0_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_position_pool_t, marks)), row);
+    float *col0;
+    memcpy(&col0, pool + offsetof(server_position_pool_t, x), sizeof col0);
+    col0[row] = col0[from];
+    float *col1;
+    memcpy(&col1, pool + offsetof(server_position_pool_t, y), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 1: 1 pool (health), fields i32, i32. */
+
+static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(server_health_pool_t, current), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(server_health_t, current), sizeof col0[row]);
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(server_health_pool_t, max), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(server_health_t, max), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape1_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_health_pool_t, marks)), row);
+    int32_t *col0;
+    memcpy(&col0, pool + offsetof(server_health_pool_t, current), sizeof col0);
+    col0[row] = col0[from];
+    int32_t *col1;
+    memcpy(&col1, pool + offsetof(server_health_pool_t, max), sizeof col1);
+    col1[row] = col1[from];
+}
+
+/* Shape 2: 1 pool (name), fields char[32]. */
+
+static inline bool server__shape2_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(server_name_pool_t, value), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(server_name_t, value), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape2_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_name_pool_t, marks)), row);
+    char (*col0)[32];
+    memcpy(&col0, pool + offsetof(server_name_pool_t, value), sizeof col0);
+    memcpy(col0[row], col0[from], sizeof col0[row]);
+}
+
+/* Shape 3: 2 pools (player, replicated), fields none (tags). */
+_Static_assert(sizeof(server_replicated_pool_t) == sizeof(server_player_pool_t), "replicated is laid out as player (shape 3)");
+
+static inline bool server__shape3_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    (void)value; /* tags: none */
+    ecs_sparse_insert(set, e);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape3_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    (void)from; /* tags: no rows */
+}
+
+/* Shape 4: 1 pool (target), fields entity. */
+
+static inline bool server__shape4_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_target_pool_t, marks)), row);
+    ecs_entity_t *col0;
+    memcpy(&col0, pool + offsetof(server_target_pool_t, entity), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(server_target_t, entity), sizeof col0[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape4_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_target_pool_t, marks)), row);
+    ecs_entity_t *col0;
+    memcpy(&col0, pool + offsetof(server_target_pool_t, entity), sizeof col0);
+    col0[row] = col0[from];
+}
+
+/* Shape 5: 1 pool (connection), fields u32, u16. */
+
+static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+    if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
+    if (!ecs_sparse_reserve_page(set, e)) return false;
+    uint32_t row = ecs_sparse_insert(set, e);
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_connection_pool_t, marks)), row);
+    uint32_t *col0;
+    memcpy(&col0, pool + offsetof(server_connection_pool_t, peer), sizeof col0);
+    memcpy(&col0[row], (const char *)value + offsetof(server_connection_t, peer), sizeof col0[row]);
+    uint16_t *col1;
+    memcpy(&col1, pool + offsetof(server_connection_pool_t, ping_ms), sizeof col1);
+    memcpy(&col1[row], (const char *)value + offsetof(server_connection_t, ping_ms), sizeof col1[row]);
+    w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
+    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
+    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
+        *mark |= class_bit;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e));
+    }
+    SERVER__CHANGED(w, ops->added);
+    return true;
+}
+
+static inline void server__shape5_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
+    const server__pool_ops_t *ops = &server__pool_ops[k];
+    char *pool = (char *)w + ops->pool;
+    ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
+#if SERVER__LOOP_CHECKS
+    if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
+#endif
+    SERVER__CHANGED(w, ops->removed);
+    uint32_t from = ecs_sparse_remove(set, e, row);
+    if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
+    if (from == row) return;
+    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_connection_pool_t, marks)), row);
+    uint32_t *col0;
+    memcpy(&col0, pool + offsetof(server_connection_pool_t, peer), sizeof col0);
+    col0[row] = col0[from];
+    uint16_t *col1;
+    memcpy(&col1, pool + offsetof(server_connection_pool_t, ping_ms), sizeof col1);
+    col1[row] = col1[from];
+}
 
 /* The hooks of the component at place k of the metadata table. */
 static const server_hooks_t *server__hooks_at(const server_world_t *w, uint32_t k) {
@@ -612,14 +898,14 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
             if (!ecs_meta_has(w, c, e)) return true; /* a hook removed it */
         }
         if (ops->groups_before_remove) ops->groups_before_remove(w, e);
-        ops->erase(w, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        ops->erase(w, k, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
         if (ops->groups_after_remove) ops->groups_after_remove(w, e);
         return true;
     }
     if (!ecs_entities_alive(&w->entities, e)) return false;
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
-        if (!ops->insert(w, e, value)) return false;
+        if (!ops->insert(w, k, e, value)) return false;
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -712,17 +998,17 @@ ecs_entity_t server__spawn_desc(server_world_t *w, const server_spawn_desc_t *de
     if (e == ECS_NULL || !desc) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if ((desc->position != NULL) | (desc->velocity != NULL) | (desc->health != NULL) | (desc->name != NULL)) {
-        if (desc->position && !server__position_insert(w, e, desc->position)) goto out_of_memory;
-        if (desc->velocity && !server__velocity_insert(w, e, desc->velocity)) goto out_of_memory;
-        if (desc->health && !server__health_insert(w, e, desc->health)) goto out_of_memory;
-        if (desc->name && !server__name_insert(w, e, desc->name)) goto out_of_memory;
+        if (desc->position && !server__shape0_insert(w, 0u, e, desc->position)) goto out_of_memory;
+        if (desc->velocity && !server__shape0_insert(w, 1u, e, desc->velocity)) goto out_of_memory;
+        if (desc->health && !server__shape1_insert(w, 2u, e, desc->health)) goto out_of_memory;
+        if (desc->name && !server__shape2_insert(w, 3u, e, desc->name)) goto out_of_memory;
     }
     /* Components player .. replicated: one test skips a block the desc leaves out. */
     if ((desc->player) | (desc->target != NULL) | (desc->connection != NULL) | (desc->replicated)) {
-        if (desc->player && !server__player_insert(w, e, NULL)) goto out_of_memory;
-        if (desc->target && !server__target_insert(w, e, desc->target)) goto out_of_memory;
-        if (desc->connection && !server__connection_insert(w, e, desc->connection)) goto out_of_memory;
-        if (desc->replicated && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
+        if (desc->player && !server__shape3_insert(w, 4u, e, NULL)) goto out_of_memory;
+        if (desc->target && !server__shape4_insert(w, 5u, e, desc->target)) goto out_of_memory;
+        if (desc->connection && !server__shape5_insert(w, 6u, e, desc->connection)) goto out_of_memory;
+        if (desc->replicated && !server__shape3_insert(w, 7u, e, NULL)) goto out_of_memory;
     }
     server__groups_spawned(w, e, desc);
     if (w->hooks.any__) server__spawn_hooks(w, e, desc);
@@ -752,17 +1038,17 @@ ecs_entity_t server__spawn_bits(server_world_t *w, server__spawn_bits_t bits, co
     if (e == ECS_NULL) return e;
     /* Components position .. name: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf)) {
-        if ((bits.w[0] & (UINT64_C(1) << 0)) && !server__position_insert(w, e, parts[0])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 1)) && !server__velocity_insert(w, e, parts[1])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 2)) && !server__health_insert(w, e, parts[2])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 3)) && !server__name_insert(w, e, parts[3])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 0)) && !server__shape0_insert(w, 0u, e, parts[0])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 1)) && !server__shape0_insert(w, 1u, e, parts[1])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 2)) && !server__shape1_insert(w, 2u, e, parts[2])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 3)) && !server__shape2_insert(w, 3u, e, parts[3])) goto out_of_memory;
     }
     /* Components player .. replicated: one test skips a block the desc leaves out. */
     if (bits.w[0] & UINT64_C(0xf0)) {
-        if ((bits.w[0] & (UINT64_C(1) << 4)) && !server__player_insert(w, e, NULL)) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 5)) && !server__target_insert(w, e, parts[5])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 6)) && !server__connection_insert(w, e, parts[6])) goto out_of_memory;
-        if ((bits.w[0] & (UINT64_C(1) << 7)) && !server__replicated_insert(w, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 4)) && !server__shape3_insert(w, 4u, e, NULL)) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 5)) && !server__shape4_insert(w, 5u, e, parts[5])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 6)) && !server__shape5_insert(w, 6u, e, parts[6])) goto out_of_memory;
+        if ((bits.w[0] & (UINT64_C(1) << 7)) && !server__shape3_insert(w, 7u, e, NULL)) goto out_of_memory;
     }
     server__groups_spawned_bits(w, e, bits);
     if (w->hooks.any__) {
@@ -844,14 +1130,14 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
         for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
             uint32_t row;
             switch (k * 64u + ecs_lowest_bit(bits)) {
-            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__position_erase(w, e, row); break;
-            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__velocity_erase(w, e, row); break;
-            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__health_erase(w, e, row); break;
-            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__name_erase(w, e, row); break;
-            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__player_erase(w, e, row); break;
-            case 5: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__target_erase(w, e, row); break;
-            case 6: if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__connection_erase(w, e, row); break;
-            case 7: if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__replicated_erase(w, e, row); break;
+            case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__shape0_erase(w, 0u, e, row); break;
+            case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__shape0_erase(w, 1u, e, row); break;
+            case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__shape1_erase(w, 2u, e, row); break;
+            case 3: if ((row = ecs_sparse_row(&w->components.name.set, e)) != ECS_ROW_NONE) server__shape2_erase(w, 3u, e, row); break;
+            case 4: if ((row = ecs_sparse_row(&w->components.player.set, e)) != ECS_ROW_NONE) server__shape3_erase(w, 4u, e, row); break;
+            case 5: if ((row = ecs_sparse_row(&w->components.target.set, e)) != ECS_ROW_NONE) server__shape4_erase(w, 5u, e, row); break;
+            case 6: if ((row = ecs_sparse_row(&w->components.connection.set, e)) != ECS_ROW_NONE) server__shape5_erase(w, 6u, e, row); break;
+            case 7: if ((row = ecs_sparse_row(&w->components.replicated.set, e)) != ECS_ROW_NONE) server__shape3_erase(w, 7u, e, row); break;
             }
         }
     }

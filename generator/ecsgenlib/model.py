@@ -67,6 +67,10 @@ class Field:
             return f"{self.element_c_type} (*{self.name}){self.suffix}"
         return f"{self.element_c_type} *{self.name}"
 
+    def pointer_decl_as(self, var):
+        """pointer_decl with the variable named var: `float *var`, `char (*var)[32]`."""
+        return f"{self.element_c_type} (*{var}){self.suffix}" if self.is_block else f"{self.element_c_type} *{var}"
+
     @property
     def type_text(self):
         """The type as the schema spells it; an enum with its values."""
@@ -165,14 +169,12 @@ class Component:
         self.set_fn = names.fn("set", name)
         self.add_fn = names.fn("add", name)
         self.remove_fn = names.fn("remove", name)
-        self.erase_check_text = c_string(  # destroy checks before it erases, with its own message
-            f"{self.remove_fn} of an entity other than it.id inside a macro loop "
-            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} "
-            f"and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
+        self.erase_check_text = c_string(erase_check_text(names, name))
         self.ref_fn = names.fn("ref", name)
         self.singleton_fn = names.fn("singleton", name)
         self.hooks_fn = names.fn("on", name)  # registers its hooks
         self.insert_fn = names.internal(name, "insert")
+        self.shape = None  # a sparse pool without a relation: its Shape (number_components)
         self.write_fn = names.internal(name, "write")
         self.erase_fn = names.internal(name, "erase")
         self.reserve_fn = names.internal(name, "reserve")
@@ -212,6 +214,24 @@ class Component:
         self.mask_layout = None  # slot storage: (bits per mask word, words per entity)
         # A relations.Relation when the component is one (made last: it reads the names above).
         self.relation = Relation(self, on_target_destroy) if on_target_destroy else None
+
+    @property
+    def shape_key(self):
+        """What decides a sparse pool's insert and erase code besides names: its layout, and
+        its fields' element types and lengths, in order (an enum field by its own C type:
+        two enums are distinct types, not to be written through one another)."""
+        return (self.layout, tuple((f.enum_type or f.type.scalar, f.type.length) for f in self.fields))
+
+    @property
+    def table_insert_fn(self):
+        """The insert spawn's bodies and the change function call, (w, k, e, value): its
+        shape's, or (slot storage, relations) its own over the header's insert."""
+        return self.shape.insert_fn if self.shape else self.names.internal(self.name, "table", "insert")
+
+    @property
+    def table_erase_fn(self):
+        """The erase destroy and the change function call, (w, k, e, row), as table_insert_fn."""
+        return self.shape.erase_fn if self.shape else self.names.internal(self.name, "table", "erase")
 
     @property
     def struct_layout(self):
@@ -357,6 +377,33 @@ class Component:
         types = [self.type, self.struct_tag, self.ref_type, self.pool_type, self.default_macro, self.default_object]
         relation = self.relation.generated_names() if self.relation else []
         return [self.names.fn(self.name), *(t for t in types if t), *self.functions(), *relation]
+
+
+def erase_check_text(names, name):
+    """The loop check's message for an erase of component `name` inside a macro loop
+    (destroy checks before it erases, with its own message)."""
+    return (f"{names.fn('remove', name)} of an entity other than it.id inside a macro loop "
+            f"({names.macro('EACH')}...): record it with {names.fn('defer', 'remove', name)} "
+            f"and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
+
+
+class Shape:
+    """The sparse pools without a relation whose components share a shape_key: the .c has one
+    insert and one erase for them all (not one per component), reaching each pool through
+    the pool table and the fields at the first component's offsets (static asserts check
+    that the others' match)."""
+
+    def __init__(self, names, index, comps):
+        self.index = index
+        self.comps = comps
+        self.first = comps[0]
+        self.insert_fn = names.internal(f"shape{index}", "insert")
+        self.erase_fn = names.internal(f"shape{index}", "erase")
+
+    @property
+    def fields_text(self):
+        """Its fields as the schema spells their types ("f32, f32"), for its comment."""
+        return ", ".join(f.enum_type or f.type_text for f in self.first.fields) or "none (tags)"
 
 
 class SpawnTest:
@@ -526,6 +573,8 @@ class Schema:
         self.spawn_bits_type = self.names.internal("spawn", "bits_t")
         self.desc_from_parts_fn = self.names.internal("desc", "from", "parts")
         self.spawn_undo_fn = self.names.internal("spawn", "undo")
+        self.erase_check_fail_fn = self.names.internal("erase", "check", "fail")
+        self.erase_check_format = c_string(erase_check_text(self.names, "%s"))  # its message, any component
         self.groups_drop_fn = self.names.internal("groups", "drop")
         self.settle_fn = self.names.internal("groups", "settle")
         # JSON internals: "__json__" cannot come from a schema name (no "__" there).
@@ -545,6 +594,7 @@ class Schema:
         self.queries = []
         self.prefabs = []
         self.groups = []  # outer before inner: entering walks forward, leaving backward
+        self.shapes = []  # the sparse pools' inserts and erases (number_components)
         self.systems = []  # in declaration order (systems.py; the schedule's order is their index)
         self.stages, self.apart = [], []  # the schedule (systems.schedule)
         self.sysn = SystemNames(self.names)
@@ -563,6 +613,14 @@ class Schema:
         for k, component in enumerate(self.slotted):
             component.slot_index = k
             component.mask_layout = (self.mask_bits, self.mask_words)
+        by_key = {}
+        for component in self.pooled:
+            if not component.slot and not component.relation:
+                by_key.setdefault(component.shape_key, []).append(component)
+        self.shapes = [Shape(self.names, k, comps) for k, comps in enumerate(by_key.values())]
+        for shape in self.shapes:
+            for component in shape.comps:
+                component.shape = shape
 
     def sources(self, source_name, included, defined_in):
         """Where the schema came from: its file's name, the files it includes, and
