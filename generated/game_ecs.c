@@ -1308,19 +1308,18 @@ out_of_memory:
 /* The desc that bits and parts stand for (see game__spawn_bits), for the hooks. */
 static GAME__COLD game_spawn_desc_t game__desc_from_parts(game__spawn_bits_t bits, const void **parts) {
     game_spawn_desc_t d = { 0 };
-    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[0];
-    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[1];
-    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[2];
-    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[3];
-    if (bits.w[0] & (UINT64_C(1) << 4)) d.target = parts[4];
-    if (bits.w[0] & (UINT64_C(1) << 5)) d.cargo = parts[5];
-    if (bits.w[0] & (UINT64_C(1) << 6)) d.mood = parts[6];
-    if (bits.w[0] & (UINT64_C(1) << 7)) d.lifetime = parts[7];
-    if (bits.w[0] & (UINT64_C(1) << 8)) d.radius = parts[8];
-    if (bits.w[0] & (UINT64_C(1) << 9)) d.player = true;
-    if (bits.w[0] & (UINT64_C(1) << 10)) d.asteroid = true;
-    if (bits.w[0] & (UINT64_C(1) << 11)) d.bullet = true;
-    if (bits.w[0] & (UINT64_C(1) << 12)) d.frozen = true;
+    for (uint32_t word = 0; word < 1u; word++) {
+        for (uint64_t named = bits.w[word]; named; named &= named - 1u) {
+            uint32_t p = word * 64u + ecs_lowest_bit(named);
+            char *member = (char *)&d + game__desc_offsets[p]; /* a value pointer, or a tag's bool */
+            if (game_meta.components[game_meta.pooled[p]].kind == ECS_META_TAG) {
+                bool on = true;
+                memcpy(member, &on, sizeof on);
+            } else {
+                memcpy(member, &parts[p], sizeof parts[p]);
+            }
+        }
+    }
     return d;
 }
 
@@ -1466,11 +1465,12 @@ bool game_destroy(game_world_t *w, ecs_entity_t e) {
     if (w->hooks.any__ && !game__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
     game__groups_drop(w, e, dropped);
-    /* Only the pools that may hold e and that groups_drop left: a switch per bit. */
-    for (uint32_t k = 0; k < 1u; k++) {
-        for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
-            uint32_t row;
-            switch (k * 64u + ecs_lowest_bit(bits)) {
+    /* Only the pools that may hold e and that groups_drop left: a switch per bit (a case per
+     * component, but one per large shape, its pool from the table). */
+    for (uint32_t word = 0; word < 1u; word++) {
+        for (uint64_t bits = game__pools_of(w, ecs_entity_index(e), word) & ~dropped[word]; bits; bits &= bits - 1u) {
+            uint32_t p = word * 64u + ecs_lowest_bit(bits), row;
+            switch (p) {
             case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) game__shape0_erase(w, 0u, e, row); break;
             case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) game__shape0_erase(w, 1u, e, row); break;
             case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) game__shape1_erase(w, 2u, e, row); break;
@@ -2483,41 +2483,20 @@ static void game__systems_free(game_world_t *w) {
 /* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
  * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, ecs_snap_block_t *b) {
-    b[0] = ECS_SNAP_WHOLE(w, 1);
-    b[1] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
-    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
-    b[3] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
-    b[4] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
-    b[5] = ECS_SNAP_MARKED(w->components.position.set.id, o->components.position.set.count, w->components.position.set.marks); /* position: members */
-    b[6] = ECS_SNAP_MARKED(w->components.position.x, o->components.position.set.count, w->components.position.marks); /* position.x */
-    b[7] = ECS_SNAP_MARKED(w->components.position.y, o->components.position.set.count, w->components.position.marks); /* position.y */
-    b[8] = ECS_SNAP_MARKED(w->components.velocity.set.index, o->components.velocity.set.count, w->components.velocity.set.marks); /* velocity: members */
-    b[9] = ECS_SNAP_MARKED(w->components.velocity.x, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.x */
-    b[10] = ECS_SNAP_MARKED(w->components.velocity.y, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.y */
-    b[11] = ECS_SNAP_MARKED(w->components.health.set.index, o->components.health.set.count, w->components.health.set.marks); /* health: members */
-    b[12] = ECS_SNAP_MARKED(w->components.health.current, o->components.health.set.count, w->components.health.marks); /* health.current */
-    b[13] = ECS_SNAP_MARKED(w->components.health.max, o->components.health.set.count, w->components.health.marks); /* health.max */
-    b[14] = ECS_SNAP_MARKED(w->components.name.set.index, o->components.name.set.count, w->components.name.set.marks); /* name: members */
-    b[15] = ECS_SNAP_MARKED(w->components.name.value, o->components.name.set.count, w->components.name.marks); /* name.value */
-    b[16] = ECS_SNAP_MARKED(w->components.target.set.index, o->components.target.set.count, w->components.target.set.marks); /* target: members */
-    b[17] = ECS_SNAP_MARKED(w->components.target.entity, o->components.target.set.count, w->components.target.marks); /* target.entity */
-    b[18] = ECS_SNAP_MARKED(w->components.cargo.set.index, o->components.cargo.set.count, w->components.cargo.set.marks); /* cargo: members */
-    b[19] = ECS_SNAP_MARKED(w->components.cargo.items, o->components.cargo.set.count, w->components.cargo.marks); /* cargo.items */
-    b[20] = ECS_SNAP_MARKED(w->components.cargo.count, o->components.cargo.set.count, w->components.cargo.marks); /* cargo.count */
-    b[21] = ECS_SNAP_MARKED(w->components.mood.set.index, o->components.mood.set.count, w->components.mood.set.marks); /* mood: members */
-    b[22] = ECS_SNAP_MARKED(w->components.mood.state, o->components.mood.set.count, w->components.mood.marks); /* mood.state */
-    b[23] = ECS_SNAP_MARKED(w->components.lifetime.set.id, o->components.lifetime.set.count, w->components.lifetime.set.marks); /* lifetime: members */
-    b[24] = ECS_SNAP_MARKED(w->components.lifetime.seconds, o->components.lifetime.set.count, w->components.lifetime.marks); /* lifetime.seconds */
-    b[25] = ECS_SNAP_MARKED(w->components.radius.set.index, o->components.radius.set.count, w->components.radius.set.marks); /* radius: members */
-    b[26] = ECS_SNAP_MARKED(w->components.radius.metres, o->components.radius.set.count, w->components.radius.marks); /* radius.metres */
-    b[27] = ECS_SNAP_MARKED(w->components.player.set.index, o->components.player.set.count, w->components.player.set.marks); /* player: members */
-    b[28] = ECS_SNAP_MARKED(w->components.asteroid.set.index, o->components.asteroid.set.count, w->components.asteroid.set.marks); /* asteroid: members */
-    b[29] = ECS_SNAP_MARKED(w->components.bullet.set.index, o->components.bullet.set.count, w->components.bullet.set.marks); /* bullet: members */
-    b[30] = ECS_SNAP_MARKED(w->components.frozen.set.index, o->components.frozen.set.count, w->components.frozen.set.marks); /* frozen: members */
-    b[31] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
-    b[32] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
-    b[33] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
-    return GAME__SNAP_BLOCKS;
+    uint32_t n = 0;
+    b[n++] = ECS_SNAP_WHOLE(w, 1);
+    b[n++] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
+    b[n++] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[n++] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
+    b[n++] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) { /* each sparse pool: its members, then its columns */
+        const ecs_meta_component_t *c = &game_meta.components[game_meta.pooled[k]];
+        if (c->storage == ECS_META_SPARSE) n += ecs_snap_pool_blocks(b + n, o, w, c);
+    }
+    b[n++] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
+    b[n++] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
+    b[n++] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
+    return n;
 }
 
 /* Clears w's change marks, each to cover the rows its arrays hold now, under `epoch` (a new
@@ -2528,28 +2507,16 @@ static uint32_t game__snap_blocks(const game_world_t *o, const game_world_t *w, 
  * resets them too. */
 static uint64_t game__snap_marks_reset(game_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
-    ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
-    ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
-    ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
-    ecs_marks_reset(&w->components.velocity.marks, w->components.velocity.set.count);
-    ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
-    ecs_marks_reset(&w->components.health.marks, w->components.health.set.count);
-    ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
-    ecs_marks_reset(&w->components.name.marks, w->components.name.set.count);
-    ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
-    ecs_marks_reset(&w->components.target.marks, w->components.target.set.count);
-    ecs_marks_reset(&w->components.cargo.set.marks, w->components.cargo.set.count);
-    ecs_marks_reset(&w->components.cargo.marks, w->components.cargo.set.count);
-    ecs_marks_reset(&w->components.mood.set.marks, w->components.mood.set.count);
-    ecs_marks_reset(&w->components.mood.marks, w->components.mood.set.count);
-    ecs_marks_reset(&w->components.lifetime.set.marks, w->components.lifetime.set.count);
-    ecs_marks_reset(&w->components.lifetime.marks, w->components.lifetime.set.count);
-    ecs_marks_reset(&w->components.radius.set.marks, w->components.radius.set.count);
-    ecs_marks_reset(&w->components.radius.marks, w->components.radius.set.count);
-    ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
-    ecs_marks_reset(&w->components.asteroid.set.marks, w->components.asteroid.set.count);
-    ecs_marks_reset(&w->components.bullet.set.marks, w->components.bullet.set.count);
-    ecs_marks_reset(&w->components.frozen.set.marks, w->components.frozen.set.count);
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) { /* each pool: its set's members, its rows */
+        const ecs_meta_component_t *c = &game_meta.components[game_meta.pooled[k]];
+        uint32_t rows = 0;
+        if (c->storage == ECS_META_SPARSE) {
+            ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+            ecs_marks_reset(&set->marks, set->count);
+            rows = set->count;
+        }
+        if (c->marks_offset) ecs_marks_reset((ecs_marks_t *)(void *)((char *)w + c->marks_offset), rows);
+    }
     return w->marks_epoch__ = epoch;
 }
 
@@ -2647,32 +2614,6 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
     memcpy(&w->entities.free_count, &o->entities.free_count, sizeof w->entities.free_count);
     memcpy(&w->entities.used, &o->entities.used, sizeof w->entities.used);
     memcpy(&w->entities.alive, &o->entities.alive, sizeof w->entities.alive);
-    memcpy(&w->components.position.set.count, &o->components.position.set.count, sizeof w->components.position.set.count);
-    memcpy(&w->components.position.set.ordered, &o->components.position.set.ordered, sizeof w->components.position.set.ordered);
-    memcpy(&w->components.velocity.set.count, &o->components.velocity.set.count, sizeof w->components.velocity.set.count);
-    memcpy(&w->components.velocity.set.ordered, &o->components.velocity.set.ordered, sizeof w->components.velocity.set.ordered);
-    memcpy(&w->components.health.set.count, &o->components.health.set.count, sizeof w->components.health.set.count);
-    memcpy(&w->components.health.set.ordered, &o->components.health.set.ordered, sizeof w->components.health.set.ordered);
-    memcpy(&w->components.name.set.count, &o->components.name.set.count, sizeof w->components.name.set.count);
-    memcpy(&w->components.name.set.ordered, &o->components.name.set.ordered, sizeof w->components.name.set.ordered);
-    memcpy(&w->components.target.set.count, &o->components.target.set.count, sizeof w->components.target.set.count);
-    memcpy(&w->components.target.set.ordered, &o->components.target.set.ordered, sizeof w->components.target.set.ordered);
-    memcpy(&w->components.cargo.set.count, &o->components.cargo.set.count, sizeof w->components.cargo.set.count);
-    memcpy(&w->components.cargo.set.ordered, &o->components.cargo.set.ordered, sizeof w->components.cargo.set.ordered);
-    memcpy(&w->components.mood.set.count, &o->components.mood.set.count, sizeof w->components.mood.set.count);
-    memcpy(&w->components.mood.set.ordered, &o->components.mood.set.ordered, sizeof w->components.mood.set.ordered);
-    memcpy(&w->components.lifetime.set.count, &o->components.lifetime.set.count, sizeof w->components.lifetime.set.count);
-    memcpy(&w->components.lifetime.set.ordered, &o->components.lifetime.set.ordered, sizeof w->components.lifetime.set.ordered);
-    memcpy(&w->components.radius.set.count, &o->components.radius.set.count, sizeof w->components.radius.set.count);
-    memcpy(&w->components.radius.set.ordered, &o->components.radius.set.ordered, sizeof w->components.radius.set.ordered);
-    memcpy(&w->components.player.set.count, &o->components.player.set.count, sizeof w->components.player.set.count);
-    memcpy(&w->components.player.set.ordered, &o->components.player.set.ordered, sizeof w->components.player.set.ordered);
-    memcpy(&w->components.asteroid.set.count, &o->components.asteroid.set.count, sizeof w->components.asteroid.set.count);
-    memcpy(&w->components.asteroid.set.ordered, &o->components.asteroid.set.ordered, sizeof w->components.asteroid.set.ordered);
-    memcpy(&w->components.bullet.set.count, &o->components.bullet.set.count, sizeof w->components.bullet.set.count);
-    memcpy(&w->components.bullet.set.ordered, &o->components.bullet.set.ordered, sizeof w->components.bullet.set.ordered);
-    memcpy(&w->components.frozen.set.count, &o->components.frozen.set.count, sizeof w->components.frozen.set.count);
-    memcpy(&w->components.frozen.set.ordered, &o->components.frozen.set.ordered, sizeof w->components.frozen.set.ordered);
     memcpy(&w->nonempty_pools, &o->nonempty_pools, sizeof w->nonempty_pools);
     memcpy(&w->singletons, &o->singletons, sizeof w->singletons);
     memcpy(&w->groups, &o->groups, sizeof w->groups);
@@ -2680,10 +2621,13 @@ static bool game__snap_restore(game_world_t *w, const game_world_t *o, const ecs
     memcpy(&w->pending.overflow, &o->pending.overflow, sizeof w->pending.overflow);
     memcpy(&w->deferred.count, &o->deferred.count, sizeof w->deferred.count);
     memcpy(&w->deferred.value_count, &o->deferred.value_count, sizeof w->deferred.value_count);
-    for (uint32_t k = 0; k < game_meta.pooled_count; k++) { /* entries (when left), versions */
+    for (uint32_t k = 0; k < game_meta.pooled_count; k++) { /* counts, entries (when left), versions */
         const ecs_meta_component_t *c = &game_meta.components[game_meta.pooled[k]];
         if (c->storage != ECS_META_SPARSE) continue;
         ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        const ecs_sparse_t *then = (const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset);
+        set->count = then->count;
+        set->ordered = then->ordered;
         if (entries_left) ecs_snap_sparse_enter(set);
         set->version++; /* lists of matches made before are stale */
     }

@@ -1022,14 +1022,18 @@ out_of_memory:
 /* The desc that bits and parts stand for (see server__spawn_bits), for the hooks. */
 static SERVER__COLD server_spawn_desc_t server__desc_from_parts(server__spawn_bits_t bits, const void **parts) {
     server_spawn_desc_t d = { 0 };
-    if (bits.w[0] & (UINT64_C(1) << 0)) d.position = parts[0];
-    if (bits.w[0] & (UINT64_C(1) << 1)) d.velocity = parts[1];
-    if (bits.w[0] & (UINT64_C(1) << 2)) d.health = parts[2];
-    if (bits.w[0] & (UINT64_C(1) << 3)) d.name = parts[3];
-    if (bits.w[0] & (UINT64_C(1) << 4)) d.player = true;
-    if (bits.w[0] & (UINT64_C(1) << 5)) d.target = parts[5];
-    if (bits.w[0] & (UINT64_C(1) << 6)) d.connection = parts[6];
-    if (bits.w[0] & (UINT64_C(1) << 7)) d.replicated = true;
+    for (uint32_t word = 0; word < 1u; word++) {
+        for (uint64_t named = bits.w[word]; named; named &= named - 1u) {
+            uint32_t p = word * 64u + ecs_lowest_bit(named);
+            char *member = (char *)&d + server__desc_offsets[p]; /* a value pointer, or a tag's bool */
+            if (server_meta.components[server_meta.pooled[p]].kind == ECS_META_TAG) {
+                bool on = true;
+                memcpy(member, &on, sizeof on);
+            } else {
+                memcpy(member, &parts[p], sizeof parts[p]);
+            }
+        }
+    }
     return d;
 }
 
@@ -1125,11 +1129,12 @@ bool server_destroy(server_world_t *w, ecs_entity_t e) {
     if (w->hooks.any__ && !server__destroy_hooks(w, e, &result)) return result; /* nested in e's destroy, or a hook destroyed e */
     uint64_t dropped[1] = { 0 };
     server__groups_drop(w, e, dropped);
-    /* Only the pools that may hold e and that groups_drop left: a switch per bit. */
-    for (uint32_t k = 0; k < 1u; k++) {
-        for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), k) & ~dropped[k]; bits; bits &= bits - 1u) {
-            uint32_t row;
-            switch (k * 64u + ecs_lowest_bit(bits)) {
+    /* Only the pools that may hold e and that groups_drop left: a switch per bit (a case per
+     * component, but one per large shape, its pool from the table). */
+    for (uint32_t word = 0; word < 1u; word++) {
+        for (uint64_t bits = server__pools_of(w, ecs_entity_index(e), word) & ~dropped[word]; bits; bits &= bits - 1u) {
+            uint32_t p = word * 64u + ecs_lowest_bit(bits), row;
+            switch (p) {
             case 0: if ((row = ecs_sparse_row(&w->components.position.set, e)) != ECS_ROW_NONE) server__shape0_erase(w, 0u, e, row); break;
             case 1: if ((row = ecs_sparse_row(&w->components.velocity.set, e)) != ECS_ROW_NONE) server__shape0_erase(w, 1u, e, row); break;
             case 2: if ((row = ecs_sparse_row(&w->components.health.set, e)) != ECS_ROW_NONE) server__shape1_erase(w, 2u, e, row); break;
@@ -1524,33 +1529,20 @@ uint64_t server_world_hash(const server_world_t *w) {
 /* The blocks of a world whose arrays are w's and whose counts are o's (o == w to take one),
  * with the marks of those whose writes are marked (ecs_marks.h). */
 static uint32_t server__snap_blocks(const server_world_t *o, const server_world_t *w, ecs_snap_block_t *b) {
-    b[0] = ECS_SNAP_WHOLE(w, 1);
-    b[1] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
-    b[2] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
-    b[3] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
-    b[4] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
-    b[5] = ECS_SNAP_MARKED(w->components.position.set.id, o->components.position.set.count, w->components.position.set.marks); /* position: members */
-    b[6] = ECS_SNAP_MARKED(w->components.position.x, o->components.position.set.count, w->components.position.marks); /* position.x */
-    b[7] = ECS_SNAP_MARKED(w->components.position.y, o->components.position.set.count, w->components.position.marks); /* position.y */
-    b[8] = ECS_SNAP_MARKED(w->components.velocity.set.index, o->components.velocity.set.count, w->components.velocity.set.marks); /* velocity: members */
-    b[9] = ECS_SNAP_MARKED(w->components.velocity.x, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.x */
-    b[10] = ECS_SNAP_MARKED(w->components.velocity.y, o->components.velocity.set.count, w->components.velocity.marks); /* velocity.y */
-    b[11] = ECS_SNAP_MARKED(w->components.health.set.index, o->components.health.set.count, w->components.health.set.marks); /* health: members */
-    b[12] = ECS_SNAP_MARKED(w->components.health.current, o->components.health.set.count, w->components.health.marks); /* health.current */
-    b[13] = ECS_SNAP_MARKED(w->components.health.max, o->components.health.set.count, w->components.health.marks); /* health.max */
-    b[14] = ECS_SNAP_MARKED(w->components.name.set.index, o->components.name.set.count, w->components.name.set.marks); /* name: members */
-    b[15] = ECS_SNAP_MARKED(w->components.name.value, o->components.name.set.count, w->components.name.marks); /* name.value */
-    b[16] = ECS_SNAP_MARKED(w->components.player.set.index, o->components.player.set.count, w->components.player.set.marks); /* player: members */
-    b[17] = ECS_SNAP_MARKED(w->components.target.set.index, o->components.target.set.count, w->components.target.set.marks); /* target: members */
-    b[18] = ECS_SNAP_MARKED(w->components.target.entity, o->components.target.set.count, w->components.target.marks); /* target.entity */
-    b[19] = ECS_SNAP_MARKED(w->components.connection.set.index, o->components.connection.set.count, w->components.connection.set.marks); /* connection: members */
-    b[20] = ECS_SNAP_MARKED(w->components.connection.peer, o->components.connection.set.count, w->components.connection.marks); /* connection.peer */
-    b[21] = ECS_SNAP_MARKED(w->components.connection.ping_ms, o->components.connection.set.count, w->components.connection.marks); /* connection.ping_ms */
-    b[22] = ECS_SNAP_MARKED(w->components.replicated.set.index, o->components.replicated.set.count, w->components.replicated.set.marks); /* replicated: members */
-    b[23] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
-    b[24] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
-    b[25] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
-    return SERVER__SNAP_BLOCKS;
+    uint32_t n = 0;
+    b[n++] = ECS_SNAP_WHOLE(w, 1);
+    b[n++] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
+    b[n++] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[n++] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
+    b[n++] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) { /* each sparse pool: its members, then its columns */
+        const ecs_meta_component_t *c = &server_meta.components[server_meta.pooled[k]];
+        if (c->storage == ECS_META_SPARSE) n += ecs_snap_pool_blocks(b + n, o, w, c);
+    }
+    b[n++] = ECS_SNAP_WHOLE(w->pending.ids, o->pending.count); /* pending group members */
+    b[n++] = ECS_SNAP_WHOLE(w->deferred.commands, o->deferred.count); /* deferred commands */
+    b[n++] = ECS_SNAP_WHOLE(w->deferred.values, o->deferred.value_count); /* deferred values */
+    return n;
 }
 
 /* Clears w's change marks, each to cover the rows its arrays hold now, under `epoch` (a new
@@ -1561,20 +1553,16 @@ static uint32_t server__snap_blocks(const server_world_t *o, const server_world_
  * resets them too. */
 static uint64_t server__snap_marks_reset(server_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
-    ecs_marks_reset(&w->components.position.set.marks, w->components.position.set.count);
-    ecs_marks_reset(&w->components.position.marks, w->components.position.set.count);
-    ecs_marks_reset(&w->components.velocity.set.marks, w->components.velocity.set.count);
-    ecs_marks_reset(&w->components.velocity.marks, w->components.velocity.set.count);
-    ecs_marks_reset(&w->components.health.set.marks, w->components.health.set.count);
-    ecs_marks_reset(&w->components.health.marks, w->components.health.set.count);
-    ecs_marks_reset(&w->components.name.set.marks, w->components.name.set.count);
-    ecs_marks_reset(&w->components.name.marks, w->components.name.set.count);
-    ecs_marks_reset(&w->components.player.set.marks, w->components.player.set.count);
-    ecs_marks_reset(&w->components.target.set.marks, w->components.target.set.count);
-    ecs_marks_reset(&w->components.target.marks, w->components.target.set.count);
-    ecs_marks_reset(&w->components.connection.set.marks, w->components.connection.set.count);
-    ecs_marks_reset(&w->components.connection.marks, w->components.connection.set.count);
-    ecs_marks_reset(&w->components.replicated.set.marks, w->components.replicated.set.count);
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) { /* each pool: its set's members, its rows */
+        const ecs_meta_component_t *c = &server_meta.components[server_meta.pooled[k]];
+        uint32_t rows = 0;
+        if (c->storage == ECS_META_SPARSE) {
+            ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+            ecs_marks_reset(&set->marks, set->count);
+            rows = set->count;
+        }
+        if (c->marks_offset) ecs_marks_reset((ecs_marks_t *)(void *)((char *)w + c->marks_offset), rows);
+    }
     return w->marks_epoch__ = epoch;
 }
 
@@ -1667,32 +1655,19 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
     memcpy(&w->entities.free_count, &o->entities.free_count, sizeof w->entities.free_count);
     memcpy(&w->entities.used, &o->entities.used, sizeof w->entities.used);
     memcpy(&w->entities.alive, &o->entities.alive, sizeof w->entities.alive);
-    memcpy(&w->components.position.set.count, &o->components.position.set.count, sizeof w->components.position.set.count);
-    memcpy(&w->components.position.set.ordered, &o->components.position.set.ordered, sizeof w->components.position.set.ordered);
-    memcpy(&w->components.velocity.set.count, &o->components.velocity.set.count, sizeof w->components.velocity.set.count);
-    memcpy(&w->components.velocity.set.ordered, &o->components.velocity.set.ordered, sizeof w->components.velocity.set.ordered);
-    memcpy(&w->components.health.set.count, &o->components.health.set.count, sizeof w->components.health.set.count);
-    memcpy(&w->components.health.set.ordered, &o->components.health.set.ordered, sizeof w->components.health.set.ordered);
-    memcpy(&w->components.name.set.count, &o->components.name.set.count, sizeof w->components.name.set.count);
-    memcpy(&w->components.name.set.ordered, &o->components.name.set.ordered, sizeof w->components.name.set.ordered);
-    memcpy(&w->components.player.set.count, &o->components.player.set.count, sizeof w->components.player.set.count);
-    memcpy(&w->components.player.set.ordered, &o->components.player.set.ordered, sizeof w->components.player.set.ordered);
-    memcpy(&w->components.target.set.count, &o->components.target.set.count, sizeof w->components.target.set.count);
-    memcpy(&w->components.target.set.ordered, &o->components.target.set.ordered, sizeof w->components.target.set.ordered);
-    memcpy(&w->components.connection.set.count, &o->components.connection.set.count, sizeof w->components.connection.set.count);
-    memcpy(&w->components.connection.set.ordered, &o->components.connection.set.ordered, sizeof w->components.connection.set.ordered);
-    memcpy(&w->components.replicated.set.count, &o->components.replicated.set.count, sizeof w->components.replicated.set.count);
-    memcpy(&w->components.replicated.set.ordered, &o->components.replicated.set.ordered, sizeof w->components.replicated.set.ordered);
     memcpy(&w->nonempty_pools, &o->nonempty_pools, sizeof w->nonempty_pools);
     memcpy(&w->groups, &o->groups, sizeof w->groups);
     memcpy(&w->pending.count, &o->pending.count, sizeof w->pending.count);
     memcpy(&w->pending.overflow, &o->pending.overflow, sizeof w->pending.overflow);
     memcpy(&w->deferred.count, &o->deferred.count, sizeof w->deferred.count);
     memcpy(&w->deferred.value_count, &o->deferred.value_count, sizeof w->deferred.value_count);
-    for (uint32_t k = 0; k < server_meta.pooled_count; k++) { /* entries (when left), versions */
+    for (uint32_t k = 0; k < server_meta.pooled_count; k++) { /* counts, entries (when left), versions */
         const ecs_meta_component_t *c = &server_meta.components[server_meta.pooled[k]];
         if (c->storage != ECS_META_SPARSE) continue;
         ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
+        const ecs_sparse_t *then = (const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset);
+        set->count = then->count;
+        set->ordered = then->ordered;
         if (entries_left) ecs_snap_sparse_enter(set);
         set->version++; /* lists of matches made before are stale */
     }

@@ -25,20 +25,6 @@ static const ecs_entities_t *ecs_meta_entities(const void *w, const ecs_meta_com
     return (const ecs_entities_t *)(const void *)((const char *)w + c->schema->entities_offset);
 }
 
-/* Field f's column (the pool's array of that field, or its rows of value structs) in world
- * w: a pointer stored at an offset. */
-static char *ecs_meta_column(const void *w, const ecs_meta_field_t *f) {
-    char *column;
-    memcpy(&column, (const char *)w + f->column_offset, sizeof column);
-    return column;
-}
-
-/* The columns to grow or free: every field's, or the first's alone when the fields share
- * the pool's rows ("layout": "struct"). */
-static uint32_t ecs_meta_columns(const ecs_meta_component_t *c) {
-    return c->field_count && c->fields[0].row_stride ? 1u : c->field_count;
-}
-
 /* Whether slot `index` (of a live entity) has slot component c. */
 static bool ecs_meta_slot_has(const void *w, const ecs_meta_component_t *c, uint32_t index) {
     const ecs_meta_schema_t *s = c->schema;
@@ -97,9 +83,9 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
     uint32_t cap;
     if (!ecs_sparse_next_capacity(set, &cap)) return false;
-    for (uint32_t k = 0; k < ecs_meta_columns(c); k++) {
+    for (uint32_t k = 0; k < ecs_meta_column_count(c); k++) {
         const ecs_meta_field_t *f = &c->fields[k];
-        void *column = ecs_realloc_array(ecs_meta_column(w, f), cap, f->row_stride ? f->row_stride : f->size);
+        void *column = ecs_realloc_array(ecs_meta_column(w, f), cap, ecs_meta_column_stride(f));
         if (!column) return false;
         memcpy((char *)w + f->column_offset, &column, sizeof column);
     }
@@ -109,7 +95,7 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c) {
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s) {
     for (uint32_t k = 0; k < s->pooled_count; k++) {
         const ecs_meta_component_t *c = &s->components[s->pooled[k]];
-        for (uint32_t i = 0; i < ecs_meta_columns(c); i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
+        for (uint32_t i = 0; i < ecs_meta_column_count(c); i++) ecs_free(ecs_meta_column(w, &c->fields[i]));
         if (c->storage == ECS_META_SPARSE) ecs_sparse_fini((ecs_sparse_t *)(void *)((char *)w + c->sparse_offset));
         if (c->marks_offset) ecs_marks_fini((ecs_marks_t *)(void *)((char *)w + c->marks_offset));
     }

@@ -141,6 +141,25 @@ bool ecs_meta_grow_pool(void *w, const ecs_meta_component_t *c);
 /* Frees every per-entity component's columns and sparse set in world w (world_free). */
 void ecs_meta_free_pools(void *w, const ecs_meta_schema_t *s);
 
+/* Field f's column in world w (the pool's array of that field, or its rows of value
+ * structs): a pointer stored at an offset. */
+static inline char *ecs_meta_column(const void *w, const ecs_meta_field_t *f) {
+    char *column;
+    memcpy(&column, (const char *)w + f->column_offset, sizeof column);
+    return column;
+}
+
+/* The columns of per-entity component c: every field's, or the first's alone when the
+ * fields share the pool's rows ("layout": "struct"); none for a tag. */
+static inline uint32_t ecs_meta_column_count(const ecs_meta_component_t *c) {
+    return c->field_count && c->fields[0].row_stride ? 1u : c->field_count;
+}
+
+/* The bytes of one row of column f (the value struct's size for "layout": "struct"). */
+static inline size_t ecs_meta_column_stride(const ecs_meta_field_t *f) {
+    return f->row_stride ? f->row_stride : f->size;
+}
+
 /* Field f of row `row` in world w's pool, in either layout. */
 static inline void *ecs_meta_cell(const void *w, const ecs_meta_field_t *f, uint32_t row) {
     char *column;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ecs_alloc.h"
+#include "ecs_meta.h"
 #include "ecs_sparse.h"
 
 /* ---- Buffers ------------------------------------------------------------------------ */
@@ -385,6 +386,21 @@ bool ecs_snap_matches(const ecs_snap_image_t *base, const ecs_snap_delta_t *d, c
 }
 
 /* ---- Sparse sets -------------------------------------------------------------------- */
+
+uint32_t ecs_snap_pool_blocks(ecs_snap_block_t *b, const void *o, const void *w, const ecs_meta_component_t *c) {
+    const ecs_sparse_t *set = (const ecs_sparse_t *)(const void *)((const char *)w + c->sparse_offset);
+    size_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
+    size_t member = set->keeps_ids ? sizeof *set->id : sizeof *set->index;
+    void *members = set->keeps_ids ? (void *)set->id : (void *)set->index;
+    b[0] = (ecs_snap_block_t){ members, n * member, &set->marks, ECS_MARK_ROWS * member };
+    const ecs_marks_t *marks = (const ecs_marks_t *)(const void *)((const char *)w + c->marks_offset);
+    uint32_t columns = ecs_meta_column_count(c);
+    for (uint32_t k = 0; k < columns; k++) {
+        size_t stride = ecs_meta_column_stride(&c->fields[k]);
+        b[1 + k] = (ecs_snap_block_t){ ecs_meta_column(w, &c->fields[k]), n * stride, marks, ECS_MARK_ROWS * stride };
+    }
+    return 1u + columns;
+}
 
 static inline uint32_t member_at(const ecs_sparse_t *set, const void *members, uint32_t r) {
     if (set->keeps_ids) {

@@ -104,6 +104,13 @@ static inline size_t ecs_snap_block_size(const ecs_snap_image_t *base, const ecs
     return d ? d->sizes[k] : base->blocks[k].size;
 }
 
+/* The blocks of sparse-storage component c's pool (its metadata, ecs_meta.h): its members
+ * (the set's dense side), then each column in the metadata's order, with the arrays of
+ * world w and the count of world o (o == w to take one), each marked in its marks. Writes
+ * them at b and returns how many (1 + the component's columns). */
+struct ecs_meta_component;
+uint32_t ecs_snap_pool_blocks(ecs_snap_block_t *b, const void *o, const void *w, const struct ecs_meta_component *c);
+
 /* A sparse set's part of a restore (generated code calls these for each pool, its members
  * `then` (n of them, ids or slot indexes as the set keeps) being the state restored; NULL
  * when not at hand, an incremental snapshot's):

@@ -387,6 +387,9 @@ def erase_check_text(names, name):
             f"and call {names.fn('apply', 'deferred')} after the loop (docs/iteration.md)")
 
 
+SMALL_SHAPE = 4  # components; see Shape.small
+
+
 class Shape:
     """The sparse pools without a relation whose components share a shape_key: the .c has one
     insert and one erase for them all (not one per component), reaching each pool through
@@ -399,6 +402,13 @@ class Shape:
         self.first = comps[0]
         self.insert_fn = names.internal(f"shape{index}", "insert")
         self.erase_fn = names.internal(f"shape{index}", "erase")
+
+    @property
+    def small(self):
+        """A shape of a few components: its insert and erase are inline where spawn and
+        destroy call them for each component (k constant: as fast as the component's own);
+        a larger shape's are called, and destroy reaches them through one case."""
+        return len(self.comps) <= SMALL_SHAPE
 
     @property
     def fields_text(self):

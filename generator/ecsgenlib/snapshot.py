@@ -12,7 +12,9 @@ from collections import namedtuple
 # read from world `o` (the taken world's struct, or `w` itself when taking); marks: the
 # ecs_marks_t its writes are marked in (an lvalue of `w`; None: compared whole) and chunk, the
 # bytes of 16 rows (one mark bit) when a row is not one element of data (None: it is).
-Block = namedtuple("Block", "what data count marks chunk", defaults=(None, None))
+# pool: the sparse component whose pool the block is part of (the blocks function lists these
+# from the metadata table, ecs_snap_pool_blocks); None for the others.
+Block = namedtuple("Block", "what data count marks chunk pool", defaults=(None, None, None))
 ENTITY_MARKS = "w->entities.marks"
 
 
@@ -54,9 +56,9 @@ class Snapshot:
             p = f"w->components.{c.name}"
             count = f"o->components.{c.name}.set.count"
             members = f"{p}.set.{'id' if c.name in ids else 'index'}"
-            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks"))
+            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks", pool=c))
             for col in _columns(c):
-                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}.")))
+                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}."), pool=c))
         if s.slotted:
             out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u", ENTITY_MARKS,
                              f"ECS_MARK_ROWS * {s.mask_words}u * sizeof *w->slot_mask"))
@@ -79,9 +81,7 @@ class Snapshot:
         """The world struct's members a restore copies from the taken world (lvalues of `w`,
         read as the same member of `o`); capacities, hooks and checks stay the world's own."""
         s = self.s
-        out = ["entities.free_count", "entities.used", "entities.alive"]
-        for c in s.sparse_pooled:
-            out += [f"components.{c.name}.set.count", f"components.{c.name}.set.ordered"]
+        out = ["entities.free_count", "entities.used", "entities.alive"]  # (and each sparse set's count)
         out += ["nonempty_pools", "singletons"] if s.singletons else ["nonempty_pools"]
         if s.slotted:
             out.append("slot_count")
