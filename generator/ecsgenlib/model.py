@@ -783,26 +783,44 @@ class Schema:
     def singletons(self):
         return [c for c in self.components if c.singleton]
 
-    @property
-    def spawn_blocks(self):
-        """The pooled components in runs of 4, each run skipped with one test when the desc
-        leaves it out: a desc naming two of 32 components tests 8 runs and 4 pointers, not 32
-        pointers one by one. Past 16 runs (64 components) the runs go in blocks of 4, one more
-        test each, so that 512 components cost 32 tests, not 128; the bits body tests each
-        word of bits (4 blocks) first, so that it costs 8. A list of blocks, each a list of
-        runs, 4 blocks to a word of bits."""
-        pooled = self.pooled
-        runs = [pooled[k:k + 4] for k in range(0, len(pooled), 4)]
+    def spawn_blocks(self, comps):
+        """comps (pooled components, in pool order) in runs of 4, each run skipped with one
+        test when the desc leaves it out: a desc naming two of 32 components tests 8 runs and
+        4 pointers, not 32 pointers one by one. Past 16 runs (64 components) the runs go in
+        blocks of 4, one more test each, so that 512 components cost 32 tests, not 128; the
+        bits body tests each word of bits (4 blocks) first, so that it costs 8. A list of
+        blocks, each a list of runs, 4 blocks to a word of bits; no run or block spans two
+        words of bits (a test reads one word)."""
+        words = {}
+        for c in comps:
+            words.setdefault(c.pool_word, []).append(c)
+        runs = [cs[k:k + 4] for cs in words.values() for k in range(0, len(cs), 4)]
         if len(runs) <= 16:
             return [[run] for run in runs]
-        return [runs[k:k + 4] for k in range(0, len(runs), 4)]
+        blocks = []
+        for run in runs:
+            if blocks and len(blocks[-1]) < 4 and blocks[-1][0][0].pool_word == run[0].pool_word:
+                blocks[-1].append(run)
+            else:
+                blocks.append([run])
+        return blocks
+
+    @property
+    def large_shaped(self):
+        """The pooled components of large shapes (Shape.small): spawn's bodies insert them in
+        one loop through the pool table, not a line each."""
+        return [c for c in self.pooled if c.shape and not c.shape.small]
 
     def spawn_tests(self, known):
         """spawn_blocks as the nested tests spawn's body makes (SpawnTest trees, in order):
         a block's test when there is more than one block, a run's when its block has more than
         one run, and, in the bits body (known) past 4 blocks, a word's test before each word's
-        blocks (not for a last word of one block)."""
-        blocks = self.spawn_blocks
+        blocks (not for a last word of one block). The bits body leaves out large_shaped (a loop
+        after reads their bits)."""
+        comps = [c for c in self.pooled if not (known and c.shape and not c.shape.small)]
+        if not comps:
+            return []
+        blocks = self.spawn_blocks(comps)
         by_word = known and len(blocks[0]) == 4 and len(blocks) > 4
         tests = []
         for k, block in enumerate(blocks):
@@ -819,6 +837,11 @@ class Schema:
             else:
                 tests.extend([node] if node else runs)
         return tests
+
+    @property
+    def large_pool_words(self):
+        """Per word of nonempty_pools, the bits of large_shaped (C constants)."""
+        return self.pool_words_of(self.large_shaped)
 
     @property
     def scratch_queries(self):
