@@ -525,7 +525,7 @@ static EDITOR__COLD void editor__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(editor_velocity_pool_t) == sizeof(editor_position_pool_t) && sizeof(editor_velocity_t) == sizeof(editor_position_t) && offsetof(editor_velocity_pool_t, x) == offsetof(editor_position_pool_t, x) && offsetof(editor_velocity_t, x) == offsetof(editor_position_t, x) && offsetof(editor_velocity_pool_t, y) == offsetof(editor_position_pool_t, y) && offsetof(editor_velocity_t, y) == offsetof(editor_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(sizeof(editor_velocity_pool_t) == sizeof(editor_position_pool_t) && sizeof(editor_velocity_t) == sizeof(editor_position_t) && offsetof(editor_velocity_pool_t, marks) == offsetof(editor_position_pool_t, marks) && offsetof(editor_velocity_pool_t, x) == offsetof(editor_position_pool_t, x) && offsetof(editor_velocity_t, x) == offsetof(editor_position_t, x) && offsetof(editor_velocity_pool_t, y) == offsetof(editor_position_pool_t, y) && offsetof(editor_velocity_t, y) == offsetof(editor_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];

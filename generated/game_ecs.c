@@ -767,7 +767,7 @@ static GAME__COLD void game__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(game_velocity_pool_t) == sizeof(game_position_pool_t) && sizeof(game_velocity_t) == sizeof(game_position_t) && offsetof(game_velocity_pool_t, x) == offsetof(game_position_pool_t, x) && offsetof(game_velocity_t, x) == offsetof(game_position_t, x) && offsetof(game_velocity_pool_t, y) == offsetof(game_position_pool_t, y) && offsetof(game_velocity_t, y) == offsetof(game_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(sizeof(game_velocity_pool_t) == sizeof(game_position_pool_t) && sizeof(game_velocity_t) == sizeof(game_position_t) && offsetof(game_velocity_pool_t, marks) == offsetof(game_position_pool_t, marks) && offsetof(game_velocity_pool_t, x) == offsetof(game_position_pool_t, x) && offsetof(game_velocity_t, x) == offsetof(game_position_t, x) && offsetof(game_velocity_pool_t, y) == offsetof(game_position_pool_t, y) && offsetof(game_velocity_t, y) == offsetof(game_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
@@ -1026,7 +1026,7 @@ static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 6: 2 pools (lifetime, radius), fields f32. */
-_Static_assert(sizeof(game_radius_pool_t) == sizeof(game_lifetime_pool_t) && sizeof(game_radius_t) == sizeof(game_lifetime_t) && offsetof(game_radius_pool_t, metres) == offsetof(game_lifetime_pool_t, seconds) && offsetof(game_radius_t, metres) == offsetof(game_lifetime_t, seconds), "radius is laid out as lifetime (shape 6)");
+_Static_assert(sizeof(game_radius_pool_t) == sizeof(game_lifetime_pool_t) && sizeof(game_radius_t) == sizeof(game_lifetime_t) && offsetof(game_radius_pool_t, marks) == offsetof(game_lifetime_pool_t, marks) && offsetof(game_radius_pool_t, metres) == offsetof(game_lifetime_pool_t, seconds) && offsetof(game_radius_t, metres) == offsetof(game_lifetime_t, seconds), "radius is laid out as lifetime (shape 6)");
 
 static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];

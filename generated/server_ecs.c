@@ -570,7 +570,7 @@ static SERVER__COLD void server__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(server_velocity_pool_t) == sizeof(server_position_pool_t) && sizeof(server_velocity_t) == sizeof(server_position_t) && offsetof(server_velocity_pool_t, x) == offsetof(server_position_pool_t, x) && offsetof(server_velocity_t, x) == offsetof(server_position_t, x) && offsetof(server_velocity_pool_t, y) == offsetof(server_position_pool_t, y) && offsetof(server_velocity_t, y) == offsetof(server_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(sizeof(server_velocity_pool_t) == sizeof(server_position_pool_t) && sizeof(server_velocity_t) == sizeof(server_position_t) && offsetof(server_velocity_pool_t, marks) == offsetof(server_position_pool_t, marks) && offsetof(server_velocity_pool_t, x) == offsetof(server_position_pool_t, x) && offsetof(server_velocity_t, x) == offsetof(server_position_t, x) && offsetof(server_velocity_pool_t, y) == offsetof(server_position_pool_t, y) && offsetof(server_velocity_t, y) == offsetof(server_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
