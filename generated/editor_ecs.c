@@ -472,8 +472,9 @@ static void editor__check_deferred(const editor_world_t *w, const char *call, bo
 
 /* What spawn, destroy and the change function below need of each pooled component, by its
  * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
- * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
- * its bit in nonempty_pools, and the checks' names of its add and remove. */
+ * add, before and after a remove (NULL: none), where its hooks sit in the world, its bit in
+ * nonempty_pools, and the checks' names of its add and remove. (Where a sparse pool sits is
+ * the metadata's sparse_offset: its set opens it.) */
 typedef struct {
     bool (*insert)(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
     void (*erase)(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
@@ -482,7 +483,6 @@ typedef struct {
     void (*groups_after_remove)(editor_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(editor_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
-    size_t pool;
     uint32_t bit;
     const char *added, *removed;
 } editor__pool_ops_t;
@@ -498,13 +498,13 @@ static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_enti
 static inline void editor__shape4_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const editor__pool_ops_t editor__pool_ops[] = {
-    { editor__shape0_insert, editor__shape0_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position), NULL, offsetof(editor_world_t, components.position), 0u, "add position", "remove position" },
-    { editor__shape0_insert, editor__shape0_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity), NULL, offsetof(editor_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
-    { editor__shape1_insert, editor__shape1_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health), NULL, offsetof(editor_world_t, components.health), 2u, "add health", "remove health" },
-    { editor__shape2_insert, editor__shape2_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name), NULL, offsetof(editor_world_t, components.name), 3u, "add name", "remove name" },
-    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player), NULL, offsetof(editor_world_t, components.player), 4u, "add player", "remove player" },
-    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected), NULL, offsetof(editor_world_t, components.selected), 5u, "add selected", "remove selected" },
-    { editor__shape4_insert, editor__shape4_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo), NULL, offsetof(editor_world_t, components.gizmo), 6u, "add gizmo", "remove gizmo" },
+    { editor__shape0_insert, editor__shape0_erase, editor__position_groups_after_add, editor__position_groups_before_remove, NULL, offsetof(editor_world_t, hooks.position), NULL, 0u, "add position", "remove position" },
+    { editor__shape0_insert, editor__shape0_erase, editor__velocity_groups_after_add, editor__velocity_groups_before_remove, NULL, offsetof(editor_world_t, hooks.velocity), NULL, 1u, "add velocity", "remove velocity" },
+    { editor__shape1_insert, editor__shape1_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.health), NULL, 2u, "add health", "remove health" },
+    { editor__shape2_insert, editor__shape2_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.name), NULL, 3u, "add name", "remove name" },
+    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.player), NULL, 4u, "add player", "remove player" },
+    { editor__shape3_insert, editor__shape3_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.selected), NULL, 5u, "add selected", "remove selected" },
+    { editor__shape4_insert, editor__shape4_erase, NULL, NULL, NULL, offsetof(editor_world_t, hooks.gizmo), NULL, 6u, "add gizmo", "remove gizmo" },
 };
 
 /* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
@@ -525,11 +525,12 @@ static EDITOR__COLD void editor__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(editor_velocity_pool_t) == sizeof(editor_position_pool_t) && sizeof(editor_velocity_t) == sizeof(editor_position_t) && offsetof(editor_velocity_pool_t, marks) == offsetof(editor_position_pool_t, marks) && offsetof(editor_velocity_pool_t, x) == offsetof(editor_position_pool_t, x) && offsetof(editor_velocity_t, x) == offsetof(editor_position_t, x) && offsetof(editor_velocity_pool_t, y) == offsetof(editor_position_pool_t, y) && offsetof(editor_velocity_t, y) == offsetof(editor_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(offsetof(editor_position_pool_t, set) == 0, "position's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(editor_velocity_pool_t) == sizeof(editor_position_pool_t) && offsetof(editor_velocity_pool_t, set) == 0 && sizeof(editor_velocity_t) == sizeof(editor_position_t) && offsetof(editor_velocity_pool_t, marks) == offsetof(editor_position_pool_t, marks) && offsetof(editor_velocity_pool_t, x) == offsetof(editor_position_pool_t, x) && offsetof(editor_velocity_t, x) == offsetof(editor_position_t, x) && offsetof(editor_velocity_pool_t, y) == offsetof(editor_position_pool_t, y) && offsetof(editor_velocity_t, y) == offsetof(editor_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -553,7 +554,7 @@ static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_enti
 
 static inline void editor__shape0_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if EDITOR__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
@@ -572,10 +573,11 @@ static inline void editor__shape0_erase(editor_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 1: 1 pool (health), fields i32, i32. */
+_Static_assert(offsetof(editor_health_pool_t, set) == 0, "health's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -599,7 +601,7 @@ static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_enti
 
 static inline void editor__shape1_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if EDITOR__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
@@ -618,10 +620,11 @@ static inline void editor__shape1_erase(editor_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 2: 1 pool (name), fields char[32]. */
+_Static_assert(offsetof(editor_name_pool_t, set) == 0, "name's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool editor__shape2_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -642,7 +645,7 @@ static inline bool editor__shape2_insert(editor_world_t *w, uint32_t k, ecs_enti
 
 static inline void editor__shape2_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if EDITOR__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
@@ -658,11 +661,12 @@ static inline void editor__shape2_erase(editor_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 3: 2 pools (player, selected), fields none (tags). */
-_Static_assert(sizeof(editor_selected_pool_t) == sizeof(editor_player_pool_t), "selected is laid out as player (shape 3)");
+_Static_assert(offsetof(editor_player_pool_t, set) == 0, "player's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(editor_selected_pool_t) == sizeof(editor_player_pool_t) && offsetof(editor_selected_pool_t, set) == 0, "selected is laid out as player (shape 3)");
 
 static inline bool editor__shape3_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -680,7 +684,7 @@ static inline bool editor__shape3_insert(editor_world_t *w, uint32_t k, ecs_enti
 
 static inline void editor__shape3_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if EDITOR__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
@@ -692,10 +696,11 @@ static inline void editor__shape3_erase(editor_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 4: 1 pool (gizmo), fields editor_gizmo_kind_t, f32. */
+_Static_assert(offsetof(editor_gizmo_pool_t, set) == 0, "gizmo's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -719,7 +724,7 @@ static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_enti
 
 static inline void editor__shape4_erase(editor_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const editor__pool_ops_t *ops = &editor__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + editor_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if EDITOR__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
@@ -1457,7 +1462,7 @@ static uint64_t editor__snap_marks_reset(editor_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* each pool: its set's members, its rows */
         const ecs_meta_component_t *c = &editor_meta.components[editor_meta.pooled[k]];
-        uint32_t rows = 0;
+        uint32_t rows = 0; /* slot storage: none with rows */
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);

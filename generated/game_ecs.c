@@ -700,8 +700,9 @@ static void game__check_deferred(const game_world_t *w, const char *call, bool s
 
 /* What spawn, destroy and the change function below need of each pooled component, by its
  * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
- * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
- * its bit in nonempty_pools, and the checks' names of its add and remove. */
+ * add, before and after a remove (NULL: none), where its hooks sit in the world, its bit in
+ * nonempty_pools, and the checks' names of its add and remove. (Where a sparse pool sits is
+ * the metadata's sparse_offset: its set opens it.) */
 typedef struct {
     bool (*insert)(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
     void (*erase)(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
@@ -710,7 +711,6 @@ typedef struct {
     void (*groups_after_remove)(game_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(game_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
-    size_t pool;
     uint32_t bit;
     const char *added, *removed;
 } game__pool_ops_t;
@@ -732,21 +732,21 @@ static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t
 static inline void game__shape7_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const game__pool_ops_t game__pool_ops[] = {
-    { game__shape0_insert, game__shape0_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position), NULL, offsetof(game_world_t, components.position), 0u, "add position", "remove position" },
-    { game__shape0_insert, game__shape0_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity), NULL, offsetof(game_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
-    { game__shape1_insert, game__shape1_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health), NULL, offsetof(game_world_t, components.health), 2u, "add health", "remove health" },
-    { game__shape2_insert, game__shape2_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name), NULL, offsetof(game_world_t, components.name), 3u, "add name", "remove name" },
-    { game__shape3_insert, game__shape3_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target), NULL, offsetof(game_world_t, components.target), 4u, "add target", "remove target" },
-    { game__shape4_insert, game__shape4_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo), NULL, offsetof(game_world_t, components.cargo), 5u, "add cargo", "remove cargo" },
-    { game__shape5_insert, game__shape5_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood), NULL, offsetof(game_world_t, components.mood), 6u, "add mood", "remove mood" },
-    { game__shape6_insert, game__shape6_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime), NULL, offsetof(game_world_t, components.lifetime), 7u, "add lifetime", "remove lifetime" },
-    { game__shape6_insert, game__shape6_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius), NULL, offsetof(game_world_t, components.radius), 8u, "add radius", "remove radius" },
-    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player), NULL, offsetof(game_world_t, components.player), 9u, "add player", "remove player" },
-    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid), NULL, offsetof(game_world_t, components.asteroid), 10u, "add asteroid", "remove asteroid" },
-    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL, offsetof(game_world_t, components.bullet), 11u, "add bullet", "remove bullet" },
-    { game__shape7_insert, game__shape7_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL, offsetof(game_world_t, components.frozen), 12u, "add frozen", "remove frozen" },
-    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL, NULL }, /* clock: a singleton */
-    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL, NULL }, /* stats: a singleton */
+    { game__shape0_insert, game__shape0_erase, game__position_groups_after_add, game__position_groups_before_remove, NULL, offsetof(game_world_t, hooks.position), NULL, 0u, "add position", "remove position" },
+    { game__shape0_insert, game__shape0_erase, game__velocity_groups_after_add, game__velocity_groups_before_remove, NULL, offsetof(game_world_t, hooks.velocity), NULL, 1u, "add velocity", "remove velocity" },
+    { game__shape1_insert, game__shape1_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.health), NULL, 2u, "add health", "remove health" },
+    { game__shape2_insert, game__shape2_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.name), NULL, 3u, "add name", "remove name" },
+    { game__shape3_insert, game__shape3_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.target), NULL, 4u, "add target", "remove target" },
+    { game__shape4_insert, game__shape4_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.cargo), NULL, 5u, "add cargo", "remove cargo" },
+    { game__shape5_insert, game__shape5_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.mood), NULL, 6u, "add mood", "remove mood" },
+    { game__shape6_insert, game__shape6_erase, game__lifetime_groups_after_add, game__lifetime_groups_before_remove, NULL, offsetof(game_world_t, hooks.lifetime), NULL, 7u, "add lifetime", "remove lifetime" },
+    { game__shape6_insert, game__shape6_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.radius), NULL, 8u, "add radius", "remove radius" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.player), NULL, 9u, "add player", "remove player" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.asteroid), NULL, 10u, "add asteroid", "remove asteroid" },
+    { game__shape7_insert, game__shape7_erase, NULL, NULL, NULL, offsetof(game_world_t, hooks.bullet), NULL, 11u, "add bullet", "remove bullet" },
+    { game__shape7_insert, game__shape7_erase, game__frozen_groups_after_add, NULL, game__frozen_groups_after_remove, offsetof(game_world_t, hooks.frozen), NULL, 12u, "add frozen", "remove frozen" },
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, NULL }, /* clock: a singleton */
+    { NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, NULL }, /* stats: a singleton */
 };
 
 /* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
@@ -767,11 +767,12 @@ static GAME__COLD void game__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(game_velocity_pool_t) == sizeof(game_position_pool_t) && sizeof(game_velocity_t) == sizeof(game_position_t) && offsetof(game_velocity_pool_t, marks) == offsetof(game_position_pool_t, marks) && offsetof(game_velocity_pool_t, x) == offsetof(game_position_pool_t, x) && offsetof(game_velocity_t, x) == offsetof(game_position_t, x) && offsetof(game_velocity_pool_t, y) == offsetof(game_position_pool_t, y) && offsetof(game_velocity_t, y) == offsetof(game_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(offsetof(game_position_pool_t, set) == 0, "position's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(game_velocity_pool_t) == sizeof(game_position_pool_t) && offsetof(game_velocity_pool_t, set) == 0 && sizeof(game_velocity_t) == sizeof(game_position_t) && offsetof(game_velocity_pool_t, marks) == offsetof(game_position_pool_t, marks) && offsetof(game_velocity_pool_t, x) == offsetof(game_position_pool_t, x) && offsetof(game_velocity_t, x) == offsetof(game_position_t, x) && offsetof(game_velocity_pool_t, y) == offsetof(game_position_pool_t, y) && offsetof(game_velocity_t, y) == offsetof(game_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -795,7 +796,7 @@ static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape0_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -814,10 +815,11 @@ static inline void game__shape0_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 1: 1 pool (health), fields i32, i32. */
+_Static_assert(offsetof(game_health_pool_t, set) == 0, "health's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -841,7 +843,7 @@ static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape1_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -860,10 +862,11 @@ static inline void game__shape1_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 2: 1 pool (name), fields char[32]. */
+_Static_assert(offsetof(game_name_pool_t, set) == 0, "name's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool game__shape2_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -884,7 +887,7 @@ static inline bool game__shape2_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape2_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -900,10 +903,11 @@ static inline void game__shape2_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 3: 1 pool (target), fields entity. */
+_Static_assert(offsetof(game_target_pool_t, set) == 0, "target's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool game__shape3_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -924,7 +928,7 @@ static inline bool game__shape3_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape3_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -940,10 +944,11 @@ static inline void game__shape3_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 4: 1 pool (cargo), fields u16[8], u8. */
+_Static_assert(offsetof(game_cargo_pool_t, set) == 0, "cargo's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -967,7 +972,7 @@ static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape4_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -986,10 +991,11 @@ static inline void game__shape4_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 5: 1 pool (mood), fields game_mood_state_t. */
+_Static_assert(offsetof(game_mood_pool_t, set) == 0, "mood's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool game__shape5_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -1010,7 +1016,7 @@ static inline bool game__shape5_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -1026,11 +1032,12 @@ static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 6: 2 pools (lifetime, radius), fields f32. */
-_Static_assert(sizeof(game_radius_pool_t) == sizeof(game_lifetime_pool_t) && sizeof(game_radius_t) == sizeof(game_lifetime_t) && offsetof(game_radius_pool_t, marks) == offsetof(game_lifetime_pool_t, marks) && offsetof(game_radius_pool_t, metres) == offsetof(game_lifetime_pool_t, seconds) && offsetof(game_radius_t, metres) == offsetof(game_lifetime_t, seconds), "radius is laid out as lifetime (shape 6)");
+_Static_assert(offsetof(game_lifetime_pool_t, set) == 0, "lifetime's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(game_radius_pool_t) == sizeof(game_lifetime_pool_t) && offsetof(game_radius_pool_t, set) == 0 && sizeof(game_radius_t) == sizeof(game_lifetime_t) && offsetof(game_radius_pool_t, marks) == offsetof(game_lifetime_pool_t, marks) && offsetof(game_radius_pool_t, metres) == offsetof(game_lifetime_pool_t, seconds) && offsetof(game_radius_t, metres) == offsetof(game_lifetime_t, seconds), "radius is laid out as lifetime (shape 6)");
 
 static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -1051,7 +1058,7 @@ static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape6_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -1067,13 +1074,14 @@ static inline void game__shape6_erase(game_world_t *w, uint32_t k, ecs_entity_t 
 }
 
 /* Shape 7: 4 pools (player, asteroid, bullet, frozen), fields none (tags). */
-_Static_assert(sizeof(game_asteroid_pool_t) == sizeof(game_player_pool_t), "asteroid is laid out as player (shape 7)");
-_Static_assert(sizeof(game_bullet_pool_t) == sizeof(game_player_pool_t), "bullet is laid out as player (shape 7)");
-_Static_assert(sizeof(game_frozen_pool_t) == sizeof(game_player_pool_t), "frozen is laid out as player (shape 7)");
+_Static_assert(offsetof(game_player_pool_t, set) == 0, "player's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(game_asteroid_pool_t) == sizeof(game_player_pool_t) && offsetof(game_asteroid_pool_t, set) == 0, "asteroid is laid out as player (shape 7)");
+_Static_assert(sizeof(game_bullet_pool_t) == sizeof(game_player_pool_t) && offsetof(game_bullet_pool_t, set) == 0, "bullet is laid out as player (shape 7)");
+_Static_assert(sizeof(game_frozen_pool_t) == sizeof(game_player_pool_t) && offsetof(game_frozen_pool_t, set) == 0, "frozen is laid out as player (shape 7)");
 
 static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -1091,7 +1099,7 @@ static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t
 
 static inline void game__shape7_erase(game_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const game__pool_ops_t *ops = &game__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + game_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if GAME__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
@@ -2509,7 +2517,7 @@ static uint64_t game__snap_marks_reset(game_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) { /* each pool: its set's members, its rows */
         const ecs_meta_component_t *c = &game_meta.components[game_meta.pooled[k]];
-        uint32_t rows = 0;
+        uint32_t rows = 0; /* slot storage: none with rows */
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);

@@ -514,8 +514,9 @@ static void server__check_deferred(const server_world_t *w, const char *call, bo
 
 /* What spawn, destroy and the change function below need of each pooled component, by its
  * place k in the metadata table: its insert and erase (taking k), the group upkeep after an
- * add, before and after a remove (NULL: none), where its hooks and its pool sit in the world,
- * its bit in nonempty_pools, and the checks' names of its add and remove. */
+ * add, before and after a remove (NULL: none), where its hooks sit in the world, its bit in
+ * nonempty_pools, and the checks' names of its add and remove. (Where a sparse pool sits is
+ * the metadata's sparse_offset: its set opens it.) */
 typedef struct {
     bool (*insert)(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value);
     void (*erase)(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
@@ -524,7 +525,6 @@ typedef struct {
     void (*groups_after_remove)(server_world_t *w, ecs_entity_t e);
     size_t hooks;
     bool (*retarget)(server_world_t *w, ecs_entity_t e, uint32_t row, const void *value); /* a relation's set */
-    size_t pool;
     uint32_t bit;
     const char *added, *removed;
 } server__pool_ops_t;
@@ -542,14 +542,14 @@ static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_enti
 static inline void server__shape5_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row);
 
 static const server__pool_ops_t server__pool_ops[] = {
-    { server__shape0_insert, server__shape0_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position), NULL, offsetof(server_world_t, components.position), 0u, "add position", "remove position" },
-    { server__shape0_insert, server__shape0_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity), NULL, offsetof(server_world_t, components.velocity), 1u, "add velocity", "remove velocity" },
-    { server__shape1_insert, server__shape1_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health), NULL, offsetof(server_world_t, components.health), 2u, "add health", "remove health" },
-    { server__shape2_insert, server__shape2_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name), NULL, offsetof(server_world_t, components.name), 3u, "add name", "remove name" },
-    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player), NULL, offsetof(server_world_t, components.player), 4u, "add player", "remove player" },
-    { server__shape4_insert, server__shape4_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target), NULL, offsetof(server_world_t, components.target), 5u, "add target", "remove target" },
-    { server__shape5_insert, server__shape5_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection), NULL, offsetof(server_world_t, components.connection), 6u, "add connection", "remove connection" },
-    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated), NULL, offsetof(server_world_t, components.replicated), 7u, "add replicated", "remove replicated" },
+    { server__shape0_insert, server__shape0_erase, server__position_groups_after_add, server__position_groups_before_remove, NULL, offsetof(server_world_t, hooks.position), NULL, 0u, "add position", "remove position" },
+    { server__shape0_insert, server__shape0_erase, server__velocity_groups_after_add, server__velocity_groups_before_remove, NULL, offsetof(server_world_t, hooks.velocity), NULL, 1u, "add velocity", "remove velocity" },
+    { server__shape1_insert, server__shape1_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.health), NULL, 2u, "add health", "remove health" },
+    { server__shape2_insert, server__shape2_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.name), NULL, 3u, "add name", "remove name" },
+    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.player), NULL, 4u, "add player", "remove player" },
+    { server__shape4_insert, server__shape4_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.target), NULL, 5u, "add target", "remove target" },
+    { server__shape5_insert, server__shape5_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.connection), NULL, 6u, "add connection", "remove connection" },
+    { server__shape3_insert, server__shape3_erase, NULL, NULL, NULL, offsetof(server_world_t, hooks.replicated), NULL, 7u, "add replicated", "remove replicated" },
 };
 
 /* ---- Sparse pools: an insert and an erase per shape --------------------------------- */
@@ -570,11 +570,12 @@ static SERVER__COLD void server__erase_check_fail(uint32_t k) {
 #endif
 
 /* Shape 0: 2 pools (position, velocity), fields f32, f32. */
-_Static_assert(sizeof(server_velocity_pool_t) == sizeof(server_position_pool_t) && sizeof(server_velocity_t) == sizeof(server_position_t) && offsetof(server_velocity_pool_t, marks) == offsetof(server_position_pool_t, marks) && offsetof(server_velocity_pool_t, x) == offsetof(server_position_pool_t, x) && offsetof(server_velocity_t, x) == offsetof(server_position_t, x) && offsetof(server_velocity_pool_t, y) == offsetof(server_position_pool_t, y) && offsetof(server_velocity_t, y) == offsetof(server_position_t, y), "velocity is laid out as position (shape 0)");
+_Static_assert(offsetof(server_position_pool_t, set) == 0, "position's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(server_velocity_pool_t) == sizeof(server_position_pool_t) && offsetof(server_velocity_pool_t, set) == 0 && sizeof(server_velocity_t) == sizeof(server_position_t) && offsetof(server_velocity_pool_t, marks) == offsetof(server_position_pool_t, marks) && offsetof(server_velocity_pool_t, x) == offsetof(server_position_pool_t, x) && offsetof(server_velocity_t, x) == offsetof(server_position_t, x) && offsetof(server_velocity_pool_t, y) == offsetof(server_position_pool_t, y) && offsetof(server_velocity_t, y) == offsetof(server_position_t, y), "velocity is laid out as position (shape 0)");
 
 static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -598,7 +599,7 @@ static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape0_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -617,10 +618,11 @@ static inline void server__shape0_erase(server_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 1: 1 pool (health), fields i32, i32. */
+_Static_assert(offsetof(server_health_pool_t, set) == 0, "health's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -644,7 +646,7 @@ static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape1_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -663,10 +665,11 @@ static inline void server__shape1_erase(server_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 2: 1 pool (name), fields char[32]. */
+_Static_assert(offsetof(server_name_pool_t, set) == 0, "name's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool server__shape2_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -687,7 +690,7 @@ static inline bool server__shape2_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape2_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -703,11 +706,12 @@ static inline void server__shape2_erase(server_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 3: 2 pools (player, replicated), fields none (tags). */
-_Static_assert(sizeof(server_replicated_pool_t) == sizeof(server_player_pool_t), "replicated is laid out as player (shape 3)");
+_Static_assert(offsetof(server_player_pool_t, set) == 0, "player's pool opens with its set (the metadata's sparse_offset is the pool's)");
+_Static_assert(sizeof(server_replicated_pool_t) == sizeof(server_player_pool_t) && offsetof(server_replicated_pool_t, set) == 0, "replicated is laid out as player (shape 3)");
 
 static inline bool server__shape3_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -725,7 +729,7 @@ static inline bool server__shape3_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape3_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -737,10 +741,11 @@ static inline void server__shape3_erase(server_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 4: 1 pool (target), fields entity. */
+_Static_assert(offsetof(server_target_pool_t, set) == 0, "target's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool server__shape4_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -761,7 +766,7 @@ static inline bool server__shape4_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape4_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -777,10 +782,11 @@ static inline void server__shape4_erase(server_world_t *w, uint32_t k, ecs_entit
 }
 
 /* Shape 5: 1 pool (connection), fields u32, u16. */
+_Static_assert(offsetof(server_connection_pool_t, set) == 0, "connection's pool opens with its set (the metadata's sparse_offset is the pool's)");
 
 static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_entity_t e, const void *value) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
@@ -804,7 +810,7 @@ static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_enti
 
 static inline void server__shape5_erase(server_world_t *w, uint32_t k, ecs_entity_t e, uint32_t row) {
     const server__pool_ops_t *ops = &server__pool_ops[k];
-    char *pool = (char *)w + ops->pool;
+    char *pool = (char *)w + server_meta.components[k].sparse_offset; /* the set opens the pool */
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
 #if SERVER__LOOP_CHECKS
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
@@ -1555,7 +1561,7 @@ static uint64_t server__snap_marks_reset(server_world_t *w, uint64_t epoch) {
     ecs_marks_reset(&w->entities.marks, w->entities.used);
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) { /* each pool: its set's members, its rows */
         const ecs_meta_component_t *c = &server_meta.components[server_meta.pooled[k]];
-        uint32_t rows = 0;
+        uint32_t rows = 0; /* slot storage: none with rows */
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);

@@ -223,6 +223,11 @@ class Component:
         return (self.layout, tuple((f.enum_type or f.type.scalar, f.type.length) for f in self.fields))
 
     @property
+    def in_large_shape(self):
+        """Whether its shape is large (Shape.small): called, not inlined, by spawn and destroy."""
+        return bool(self.shape) and not self.shape.small
+
+    @property
     def table_insert_fn(self):
         """The insert spawn's bodies and the change function call, (w, k, e, value): its
         shape's, or (slot storage, relations) its own over the header's insert."""
@@ -809,7 +814,7 @@ class Schema:
     def large_shaped(self):
         """The pooled components of large shapes (Shape.small): spawn's bodies insert them in
         one loop through the pool table, not a line each."""
-        return [c for c in self.pooled if c.shape and not c.shape.small]
+        return [c for c in self.pooled if c.in_large_shape]
 
     def spawn_tests(self, known):
         """spawn_blocks as the nested tests spawn's body makes (SpawnTest trees, in order):
@@ -817,7 +822,7 @@ class Schema:
         one run, and, in the bits body (known) past 4 blocks, a word's test before each word's
         blocks (not for a last word of one block). The bits body leaves out large_shaped (a loop
         after reads their bits)."""
-        comps = [c for c in self.pooled if not (known and c.shape and not c.shape.small)]
+        comps = [c for c in self.pooled if not (known and c.in_large_shape)]
         if not comps:
             return []
         blocks = self.spawn_blocks(comps)

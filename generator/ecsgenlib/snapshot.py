@@ -12,8 +12,8 @@ from collections import namedtuple
 # read from world `o` (the taken world's struct, or `w` itself when taking); marks: the
 # ecs_marks_t its writes are marked in (an lvalue of `w`; None: compared whole) and chunk, the
 # bytes of 16 rows (one mark bit) when a row is not one element of data (None: it is).
-# pool: the sparse component whose pool the block is part of (the blocks function lists these
-# from the metadata table, ecs_snap_pool_blocks); None for the others.
+# pool: the sparse component whose pool the block is part of: the blocks function lists these
+# from the metadata table (ecs_snap_pool_blocks), so only `what` is set; None for the others.
 Block = namedtuple("Block", "what data count marks chunk pool", defaults=(None, None, None))
 ENTITY_MARKS = "w->entities.marks"
 
@@ -51,14 +51,9 @@ class Snapshot:
             Block("marks", "w->entities.mark", "o->entities.used", ENTITY_MARKS),
             Block("free stack", "w->entities.free", "o->entities.free_count"),
         ]
-        ids = {c.name for c in s.id_pools}
         for c in s.sparse_pooled:
-            p = f"w->components.{c.name}"
-            count = f"o->components.{c.name}.set.count"
-            members = f"{p}.set.{'id' if c.name in ids else 'index'}"
-            out.append(Block(f"{c.name}: members", members, count, f"{p}.set.marks", pool=c))
-            for col in _columns(c):
-                out.append(Block(f"{c.name}.{col}", f"{p}.{col}", count, c.marks(f"{p}."), pool=c))
+            out.append(Block(f"{c.name}: members", None, None, pool=c))
+            out += [Block(f"{c.name}.{col}", None, None, pool=c) for col in _columns(c)]
         if s.slotted:
             out.append(Block("slot masks", "w->slot_mask", f"(size_t)o->entities.used * {s.mask_words}u", ENTITY_MARKS,
                              f"ECS_MARK_ROWS * {s.mask_words}u * sizeof *w->slot_mask"))
