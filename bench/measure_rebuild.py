@@ -4,15 +4,20 @@
 
 Builds, in a temporary directory, a meson project that uses this checkout as its
 subprojects/ecsgen (the way README.md shows) with a schema of COUNT components from
-bench/gen_schema.py, a main.c and SYSTEMS user translation units that each include the
-generated header and use position, velocity and one filler component. Then it adds a field
-to one component (filler50, which no user file names), rebuilds, removes it again, rebuilds,
-EDITS times each way, and reports per rebuild: wall time, what ninja ran (from .ninja_log:
-the generator, each compile, the link, with their own times) and how many translation
-units recompiled. Also a from-scratch build of a LARGE-component schema.
+bench/gen_schema.py, a main.c and SYSTEMS user translation units that each use position,
+velocity and one filler component, in one of two styles:
+- "each": each file includes the generated header and loops with EACH (ad-hoc code);
+- "systems": the schema declares the SYSTEMS systems, generated with --system-headers and
+  --split-c, and each file defines one, including only that system's header
+  (docs/systems.md, "A header per system").
+Then it adds a field to one component (filler50, which no user file names), rebuilds,
+removes it again, rebuilds, EDITS times each way, and reports per rebuild: wall time, what
+ninja ran (from .ninja_log: the generator, each compile, the link, with their own times)
+and how many translation units recompiled. Also a from-scratch build of a
+LARGE-component schema.
 
     measure_rebuild.py [--count 100] [--systems 10] [--edits 3] [--large 512]
-                       [--opt 2 --opt 0] [--json] [--keep DIR]
+                       [--opt 2 --opt 0] [--style systems --style each] [--json] [--keep DIR]
 
 Run it under `nice` on a shared machine; figures move with the machine's load (it prints
 the load average before and after)."""
@@ -41,8 +46,8 @@ EDITED = "filler50"
 MESON_BUILD = """project('rebuild', 'c', default_options: ['c_std=c11', 'warning_level=3', 'werror=true'])
 ecsgen_dep = dependency('ecsgen', fallback: ['ecsgen', 'ecsgen_dep'])
 ecsgen = find_program('ecsgen')
-ecs = custom_target('{name}_ecs', input: '{name}.json', output: ['{name}_ecs.h', '{name}_ecs.c'],
-  depfile: '{name}_ecs.d', command: [ecsgen, '@INPUT@', '--out', '@OUTDIR@', '--depfile', '@DEPFILE@'])
+ecs = custom_target('{name}_ecs', input: '{name}.json', output: [{outputs}],
+  depfile: '{name}_ecs.d', command: [ecsgen, '@INPUT@', '--out', '@OUTDIR@', '--depfile', '@DEPFILE@'{flags}])
 executable('game', 'main.c', {systems}, ecs, dependencies: ecsgen_dep)
 """
 
@@ -58,6 +63,35 @@ int system_{k}({name}_world_t *w, float dt) {{
         n += (int){NAME}_FIELD(it, filler{k}, value);
     }}
     return n;
+}}
+"""
+
+SYSTEM_DEFINED_C = """#include "{name}_system_s{k}.h"
+
+/* System s{k}: moves its matches (position, velocity and filler{k}) by velocity. */
+void {name}_system_s{k}({name}_s{k}_t *ECS_RESTRICT s) {{
+    for (size_t i = 0; i < s->count; i++) {{
+        {NAME}_S{k}_FIELD(s, position, x, i) += {NAME}_S{k}_FIELD(s, velocity, x, i) * s->dt;
+        {NAME}_S{k}_FIELD(s, position, y, i) += (float){NAME}_S{k}_FIELD(s, filler{k}, value, i);
+    }}
+}}
+"""
+
+MAIN_SYSTEMS_C = """#include <stdio.h>
+#include "{name}_ecs.h"
+
+int main(void) {{
+    {name}_world_t *w = {name}_world_new();
+    if (!w) return 1;
+    for (int i = 0; i < 100; i++) {{
+        ecs_entity_t e = {name}_spawn(w, &({name}_spawn_desc_t){{.position = &({name}_position_t){{0}},
+            .velocity = &({name}_velocity_t){{1, 0}}}});
+        {name}_add_filler0(w, e, ({name}_filler0_t){{1}});
+    }}
+    {name}_step(w, 0.5f);
+    printf("%zu\\n", {name}_count_position(w));
+    {name}_world_free(w);
+    return 0;
 }}
 """
 
@@ -86,19 +120,32 @@ def write(path, text):
         f.write(text)
 
 
-def make_project(directory, count, systems):
-    """The consumer project for a COUNT-component schema; returns the schema's name."""
+def make_project(directory, count, systems, style):
+    """The consumer project for a COUNT-component schema in `style` ("each" or "systems");
+    returns the schema's name."""
     document = gen_schema.schema(count)
     name = document["name"]
-    write(os.path.join(directory, name + ".json"), json.dumps(document, indent=1) + "\n")
+    outputs = [f"{name}_ecs.h", f"{name}_ecs.c"]
     files = [f"system_{k}.c" for k in range(systems)]
-    for k in range(systems):
-        write(os.path.join(directory, files[k]), SYSTEM_C.format(name=name, NAME=name.upper(), k=k))
-    decls = "".join(f"int system_{k}({name}_world_t *w, float dt);\n" for k in range(systems))
-    calls = "".join(f"    n += system_{k}(w, 0.5f);\n" for k in range(systems))
-    write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls=decls, calls=calls))
+    if style == "systems":
+        document["systems"] = {f"s{k}": {"all": ["position", "velocity", f"filler{k}"],
+                                         "reads": ["velocity", f"filler{k}"], "writes": ["position"]}
+                               for k in range(systems)}
+        outputs += [f"{name}_ecs_views.c", f"{name}_ecs_data.c"] + [f"{name}_system_s{k}.h" for k in range(systems)]
+        for k in range(systems):
+            write(os.path.join(directory, files[k]), SYSTEM_DEFINED_C.format(name=name, NAME=name.upper(), k=k))
+        write(os.path.join(directory, "main.c"), MAIN_SYSTEMS_C.format(name=name))
+    else:
+        for k in range(systems):
+            write(os.path.join(directory, files[k]), SYSTEM_C.format(name=name, NAME=name.upper(), k=k))
+        decls = "".join(f"int system_{k}({name}_world_t *w, float dt);\n" for k in range(systems))
+        calls = "".join(f"    n += system_{k}(w, 0.5f);\n" for k in range(systems))
+        write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls=decls, calls=calls))
+    write(os.path.join(directory, name + ".json"), json.dumps(document, indent=1) + "\n")
     write(os.path.join(directory, "meson.build"),
-          MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files)))
+          MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files),
+                             outputs=", ".join(f"'{o}'" for o in outputs),
+                             flags=", '--system-headers', '--split-c'" if style == "systems" else ""))
     return name
 
 
@@ -119,9 +166,9 @@ def ninja_log(build, since_ns):
 
 def classify(output, name):
     """Which part of the rebuild an output of ninja is."""
-    if output in (f"{name}_ecs.h", f"{name}_ecs.c"):
+    if output.startswith(name + "_") and output.endswith((".h", ".c")):  # what the generator writes
         return "generator"
-    if output.endswith(".o") and f"{name}_ecs.c" in output:
+    if output.endswith(".o") and f"{name}_ecs" in output:
         return "generated .c"
     if output.endswith(".o") and "subprojects" in output:
         return "runtime"
@@ -214,15 +261,15 @@ def lines(path):
         return sum(1 for _ in f)
 
 
-def measure(tmp, count, systems, opt, edits):
-    project = os.path.join(tmp, f"c{count}-O{opt}")
+def measure(tmp, count, systems, opt, edits, style):
+    project = os.path.join(tmp, f"c{count}-O{opt}-{style}")
     os.makedirs(project)
     copy_repository(os.path.join(project, "subprojects", "ecsgen"))
-    name = make_project(project, count, systems)
+    name = make_project(project, count, systems, style)
     build = os.path.join(project, "build")
     run("meson", "setup", build, f"-Doptimization={opt}", "-Ddebug=false", cwd=project)
     full_wall, full_cpu, full_steps = timed_build(build, name)
-    result = {"components": count, "optimization": f"-O{opt}", "user TUs": systems + 1,
+    result = {"components": count, "optimization": f"-O{opt}", "style": style, "user TUs": systems + 1,
               "header lines": lines(os.path.join(build, f"{name}_ecs.h")),
               ".c lines": lines(os.path.join(build, f"{name}_ecs.c")),
               "from scratch": {"wall s": round(full_wall, 2), "cpu s": round(full_cpu, 2),
@@ -246,7 +293,7 @@ def summarise(steps):
 
 
 def print_result(r):
-    print(f"{r['components']} components, {r['optimization']}: header {r['header lines']:,} lines, "
+    print(f"{r['components']} components, {r['optimization']}, {r['style']}: header {r['header lines']:,} lines, "
           f".c {r['.c lines']:,} lines, {r['user TUs']} user TUs")
     def show(label, entry):
         parts = ", ".join(f"{part} {v['n']} x ({v['s']} s, longest {v['max s']} s)"
@@ -268,6 +315,8 @@ def main():
     parser.add_argument("--edits", type=int, default=3, help="add+remove pairs")
     parser.add_argument("--opt", type=int, action="append", help="optimization levels (default 2 and 0)")
     parser.add_argument("--large", type=int, default=512, help="from-scratch schema size (0: none)")
+    parser.add_argument("--style", action="append", choices=["systems", "each"],
+                        help="how the user files use the schema (default both; see above)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep it")
     args = parser.parse_args()
@@ -277,12 +326,13 @@ def main():
     results = []
     try:
         load = os.getloadavg()[0]
-        for opt in args.opt or [2, 0]:
-            results.append(measure(tmp, args.count, args.systems, opt, args.edits))
-            if not args.json:
-                print_result(results[-1])
+        for style in args.style or ["systems", "each"]:
+            for opt in args.opt or [2, 0]:
+                results.append(measure(tmp, args.count, args.systems, opt, args.edits, style))
+                if not args.json:
+                    print_result(results[-1])
         if args.large:
-            results.append(measure(tmp, args.large, args.systems, 2, 0))
+            results.append(measure(tmp, args.large, args.systems, 2, 0, "each"))
             if not args.json:
                 print_result(results[-1])
         if args.json:

@@ -45,29 +45,43 @@ extern "C" {
 /* ---- Component types --------------------------------------------------------------- */
 
 /* position: World position in metres */
+#ifndef EDITOR__DEFINED_TYPE_position
+#define EDITOR__DEFINED_TYPE_position
 typedef struct editor_position {
     float x;
     float y;
 } editor_position_t;
+#endif
 
 /* velocity: Metres per second */
+#ifndef EDITOR__DEFINED_TYPE_velocity
+#define EDITOR__DEFINED_TYPE_velocity
 typedef struct editor_velocity {
     float x;
     float y;
 } editor_velocity_t;
+#endif
 
 /* health */
+#ifndef EDITOR__DEFINED_TYPE_health
+#define EDITOR__DEFINED_TYPE_health
 typedef struct editor_health {
     int32_t current;
     int32_t max;
 } editor_health_t;
+#endif
 
 /* name */
+#ifndef EDITOR__DEFINED_TYPE_name
+#define EDITOR__DEFINED_TYPE_name
 typedef struct editor_name {
     char value[32];
 } editor_name_t;
+#endif
 
 /* gizmo */
+#ifndef EDITOR__DEFINED_TYPE_gizmo
+#define EDITOR__DEFINED_TYPE_gizmo
 typedef enum editor_gizmo_kind {
     EDITOR_GIZMO_KIND_MOVE = 0,
     EDITOR_GIZMO_KIND_ROTATE = 1,
@@ -78,6 +92,7 @@ typedef struct editor_gizmo {
     editor_gizmo_kind_t kind;
     float size;
 } editor_gizmo_t;
+#endif
 
 /* Tags (membership only, no data): player selected. */
 
@@ -1347,110 +1362,91 @@ editor_selection_view_t editor_query_selection(editor_world_t *w);
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * editor_world_from_json discards the changes still waiting. */
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (editor_meta) instead of a case per component. */
-enum {
-    editor__op_destroy,
-    editor__op_add_position = 1,
-    editor__op_set_position,
-    editor__op_remove_position = 3,
-    editor__op_add_velocity = 4,
-    editor__op_set_velocity,
-    editor__op_remove_velocity = 6,
-    editor__op_add_health = 7,
-    editor__op_set_health,
-    editor__op_remove_health = 9,
-    editor__op_add_name = 10,
-    editor__op_set_name,
-    editor__op_remove_name = 12,
-    editor__op_add_player = 13,
-    editor__op_remove_player = 15,
-    editor__op_add_selected = 16,
-    editor__op_remove_selected = 18,
-    editor__op_add_gizmo = 19,
-    editor__op_set_gizmo,
-    editor__op_remove_gizmo = 21,
-};
+ * keeps its value in w->deferred.values. Applying walks the metadata table (editor_meta)
+ * instead of a case per component. */
+/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
+bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
 
-/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const editor__value_t *v);
+#ifndef EDITOR__DEFINED_DEFER_DESTROY
+#define EDITOR__DEFINED_DEFER_DESTROY
+enum { editor__op_destroy = 0 };
 
 static inline bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_destroy, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_position
+#define EDITOR__DEFINED_DEFER_position
+enum { editor__op_add_position = 1, editor__op_set_position, editor__op_remove_position = 3 };
 
 static inline bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return editor__defer(w, e, editor__op_add_position, &u);
+    return editor__defer(w, e, editor__op_add_position, &v);
 }
 
 static inline bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return editor__defer(w, e, editor__op_set_position, &u);
+    return editor__defer(w, e, editor__op_set_position, &v);
 }
 
 static inline bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_position, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_velocity
+#define EDITOR__DEFINED_DEFER_velocity
+enum { editor__op_add_velocity = 4, editor__op_set_velocity, editor__op_remove_velocity = 6 };
 
 static inline bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return editor__defer(w, e, editor__op_add_velocity, &u);
+    return editor__defer(w, e, editor__op_add_velocity, &v);
 }
 
 static inline bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return editor__defer(w, e, editor__op_set_velocity, &u);
+    return editor__defer(w, e, editor__op_set_velocity, &v);
 }
 
 static inline bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_velocity, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_health
+#define EDITOR__DEFINED_DEFER_health
+enum { editor__op_add_health = 7, editor__op_set_health, editor__op_remove_health = 9 };
 
 static inline bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return editor__defer(w, e, editor__op_add_health, &u);
+    return editor__defer(w, e, editor__op_add_health, &v);
 }
 
 static inline bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return editor__defer(w, e, editor__op_set_health, &u);
+    return editor__defer(w, e, editor__op_set_health, &v);
 }
 
 static inline bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_health, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_name
+#define EDITOR__DEFINED_DEFER_name
+enum { editor__op_add_name = 10, editor__op_set_name, editor__op_remove_name = 12 };
 
 static inline bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return editor__defer(w, e, editor__op_add_name, &u);
+    return editor__defer(w, e, editor__op_add_name, &v);
 }
 
 static inline bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return editor__defer(w, e, editor__op_set_name, &u);
+    return editor__defer(w, e, editor__op_set_name, &v);
 }
 
 static inline bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_name, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_player
+#define EDITOR__DEFINED_DEFER_player
+enum { editor__op_add_player = 13, editor__op_remove_player = 15 };
 
 static inline bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_add_player, NULL);
@@ -1459,6 +1455,11 @@ static inline bool editor_defer_add_player(editor_world_t *w, ecs_entity_t e) {
 static inline bool editor_defer_remove_player(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_player, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_selected
+#define EDITOR__DEFINED_DEFER_selected
+enum { editor__op_add_selected = 16, editor__op_remove_selected = 18 };
 
 static inline bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_add_selected, NULL);
@@ -1467,24 +1468,25 @@ static inline bool editor_defer_add_selected(editor_world_t *w, ecs_entity_t e) 
 static inline bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_selected, NULL);
 }
+#endif
+
+#ifndef EDITOR__DEFINED_DEFER_gizmo
+#define EDITOR__DEFINED_DEFER_gizmo
+enum { editor__op_add_gizmo = 19, editor__op_set_gizmo, editor__op_remove_gizmo = 21 };
 
 static inline bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.gizmo = v;
-    return editor__defer(w, e, editor__op_add_gizmo, &u);
+    return editor__defer(w, e, editor__op_add_gizmo, &v);
 }
 
 static inline bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    editor__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.gizmo = v;
-    return editor__defer(w, e, editor__op_set_gizmo, &u);
+    return editor__defer(w, e, editor__op_set_gizmo, &v);
 }
 
 static inline bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {
     return editor__defer(w, e, editor__op_remove_gizmo, NULL);
 }
+#endif
+
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory. */
@@ -1568,6 +1570,27 @@ bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_erro
 bool editor_recorder_load(editor_recorder_t *rec, const char *path, ecs_error_t *err);
 /* Bytes held by rec. */
 size_t editor_recorder_memory(const editor_recorder_t *rec);
+
+/* ---- Internal: what the parts of the .c call in one another ------------------------- */
+/* editor_ecs.c, and with ecsgen --split-c editor_ecs_views.c and editor_ecs_data.c. */
+/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
+ * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
+ * mark byte); a remove leaves the mark, since other pools of the class may still hold the
+ * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
+ * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
+ * every one. With two sparse pools with members or fewer they probe them all instead: the
+ * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
+ * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
+ * entity's classes"). */
+static inline uint64_t editor__pools_of(const editor_world_t *w, uint32_t i, uint32_t k) {
+    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
+    if (!(all_but_one & (all_but_one - 1u))) { return pools; }
+    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
+}
+void editor__check_deferred(const editor_world_t *w, const char *call, bool save);
+bool editor__deferred_fit(editor_world_t *w, uint32_t n, uint32_t m);
+bool editor__groups_pending_fit(editor_world_t *w, uint32_t n);
+bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint32_t n);
 
 #ifdef __cplusplus
 }

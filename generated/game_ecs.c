@@ -209,7 +209,7 @@ void game__groups_flush(game_world_t *w) {
 }
 
 /* Room for n pending ids; false when out of memory. */
-static bool game__groups_pending_fit(game_world_t *w, uint32_t n) {
+bool game__groups_pending_fit(game_world_t *w, uint32_t n) {
     if (n <= w->pending.capacity) return true;
     ecs_entity_t *ids = ecs_realloc_array(w->pending.ids, n, sizeof *ids);
     if (!ids) return false;
@@ -343,7 +343,7 @@ void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
-static bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
+bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
     void *mem;
     if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
@@ -406,7 +406,7 @@ game_rocks_view_t game_query_rocks(game_world_t *w) {
 }
 
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
-static bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n) {
+bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
     void *mem;
     if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
@@ -463,7 +463,7 @@ game_fire__query_view_t game_query_fire__query(game_world_t *w) {
 }
 
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
-static bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n) {
+bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
     void *mem;
     if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
@@ -529,16 +529,25 @@ static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
     return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
 }
 
+/* Stores value v of op's component in slot u: its fields, every other byte zero (snapshots
+ * compare the buffer byte for byte, and a padded value's padding is whatever the caller's
+ * stack held). */
+static void game__deferred_value(game__value_t *u, uint32_t op, const void *v) {
+    const ecs_meta_component_t *m = &game_meta.components[(op - 1u) / 3u];
+    memset(u, 0, sizeof *u);
+    for (uint32_t f = 0; f < m->field_count; f++)
+        memcpy((char *)u + m->fields[f].offset, (const char *)v + m->fields[f].offset, m->fields[f].size);
+}
+
 /* Systems (systems.c.j2): while a body runs a range on the pool, the range's own buffer, so
  * that the step applies every range's changes in the order of the matches (NULL: the world's). */
-static _Thread_local struct game__deferred *game__buffer;
+_Thread_local struct game__deferred *game__buffer;
 /* Set while game_defer_spawn records a spawn's adds (the checks allow them). */
 static _Thread_local bool game__buffer_spawning;
-static void game__systems_free(game_world_t *w);
 
 /* Room for n commands and m values in buffer d (any buffer may grow: a range's has no fixed
  * room); false when out of memory. */
-static bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m) {
+bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m) {
     void *mem;
     if (n > d->capacity) {
         if (!(mem = ecs_realloc_array(d->commands, n, sizeof *d->commands))) return false;
@@ -555,7 +564,7 @@ static bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m) {
 
 /* Records command op for e, with value v (NULL: none), in the running range's buffer or the world's; false when e
  * is stale or there is no room. */
-bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v) {
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const void *v) {
     struct game__deferred *d = game__buffer ? game__buffer : &w->deferred;
 #if GAME_CHECKS
     if (!game__buffer_spawning) game__check_defer(op);
@@ -572,7 +581,7 @@ bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value
     c->value = 0;
     if (v) {
         c->value = d->value_count;
-        d->values[d->value_count++] = *v;
+        game__deferred_value(&d->values[d->value_count++], op, v);
     }
     d->count = n;
     return true;
@@ -606,8 +615,6 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = d->count;
     uint32_t value_count = d->value_count;
-    game__value_t v;
-    memset(&v, 0, sizeof v); /* every byte: snapshots compare the buffer byte for byte */
     game__buffer_spawning = true;
     for (uint32_t k = 0; k < game_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &game_meta.components[game_meta.pooled[k]];
@@ -616,10 +623,8 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
         if (!value) continue;
         if (m->kind == ECS_META_TAG) {
             if (!game__defer(w, e, op, NULL)) goto no_room;
-        } else {
-            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: see memset above */
-                memcpy((char *)&v + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
-            if (!game__defer(w, e, op, &v)) goto no_room;
+        } else if (!game__defer(w, e, op, value)) {
+            goto no_room;
         }
     }
     game__buffer_spawning = false;
@@ -673,7 +678,7 @@ bool game_apply_deferred(game_world_t *w) {
 
 /* With GAME_CHECKS on: stops the program when changes recorded with the game_defer_ calls
  * wait, never applied, at `call`: a world_free would lose them, a save's document lacks them. */
-static void game__check_deferred(const game_world_t *w, const char *call, bool save) {
+void game__check_deferred(const game_world_t *w, const char *call, bool save) {
 #if GAME_CHECKS
     unsigned long n = w->deferred.count;
     if (!n) return;
@@ -1440,21 +1445,6 @@ ecs_entity_t game_spawn_bullet_with(game_world_t *w, const game_spawn_desc_t *ov
     };
     if (overrides) game__spawn_overrides(&d, overrides);
     return game_spawn(w, &d);
-}
-
-/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
- * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
- * mark byte); a remove leaves the mark, since other pools of the class may still hold the
- * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
- * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
- * every one. With two sparse pools with members or fewer they probe them all instead: the
- * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
- * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
- * entity's classes"). */
-static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_t k) {
-    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
-    if (!(all_but_one & (all_but_one - 1u))) return pools;
-    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
 
 bool game_destroy(game_world_t *w, ecs_entity_t e) {
@@ -2468,7 +2458,7 @@ unsigned game_threads(const game_world_t *w) {
 }
 
 /* world_free's part: the threads, the buffers, the lists. */
-static void game__systems_free(game_world_t *w) {
+void game__systems_free(game_world_t *w) {
     struct game__systems *st = w->systems__;
     if (!st) return;
     game__systems_stop(st);

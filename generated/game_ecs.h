@@ -45,40 +45,60 @@ extern "C" {
 /* ---- Component types --------------------------------------------------------------- */
 
 /* position: World position in metres */
+#ifndef GAME__DEFINED_TYPE_position
+#define GAME__DEFINED_TYPE_position
 typedef struct game_position {
     float x;
     float y;
 } game_position_t;
+#endif
 
 /* velocity: Metres per second */
+#ifndef GAME__DEFINED_TYPE_velocity
+#define GAME__DEFINED_TYPE_velocity
 typedef struct game_velocity {
     float x;
     float y;
 } game_velocity_t;
+#endif
 
 /* health */
+#ifndef GAME__DEFINED_TYPE_health
+#define GAME__DEFINED_TYPE_health
 typedef struct game_health {
     int32_t current;
     int32_t max;
 } game_health_t;
+#endif
 
 /* name */
+#ifndef GAME__DEFINED_TYPE_name
+#define GAME__DEFINED_TYPE_name
 typedef struct game_name {
     char value[32];
 } game_name_t;
+#endif
 
 /* target: What this entity chases or aims at */
+#ifndef GAME__DEFINED_TYPE_target
+#define GAME__DEFINED_TYPE_target
 typedef struct game_target {
     ecs_entity_t entity;
 } game_target_t;
+#endif
 
 /* cargo */
+#ifndef GAME__DEFINED_TYPE_cargo
+#define GAME__DEFINED_TYPE_cargo
 typedef struct game_cargo {
     uint16_t items[8];
     uint8_t count;
 } game_cargo_t;
+#endif
 
 /* mood */
+#ifndef GAME__DEFINED_TYPE_mood
+#define GAME__DEFINED_TYPE_mood
 typedef enum game_mood_state {
     GAME_MOOD_STATE_IDLE = 0,
     GAME_MOOD_STATE_CHASE = 1,
@@ -88,30 +108,43 @@ typedef enum game_mood_state {
 typedef struct game_mood {
     game_mood_state_t state;
 } game_mood_t;
+#endif
 
 /* lifetime: Seconds left before the entity expires */
+#ifndef GAME__DEFINED_TYPE_lifetime
+#define GAME__DEFINED_TYPE_lifetime
 typedef struct game_lifetime {
     float seconds;
 } game_lifetime_t;
+#endif
 
 /* radius */
+#ifndef GAME__DEFINED_TYPE_radius
+#define GAME__DEFINED_TYPE_radius
 typedef struct game_radius {
     float metres;
 } game_radius_t;
+#endif
 
 /* clock (singleton) */
+#ifndef GAME__DEFINED_TYPE_clock
+#define GAME__DEFINED_TYPE_clock
 typedef struct game_clock {
     uint64_t frame;
     float dt;
 } game_clock_t;
+#endif
 
 /* stats: Counts since the demo last printed them (singleton) */
+#ifndef GAME__DEFINED_TYPE_stats
+#define GAME__DEFINED_TYPE_stats
 typedef struct game_stats {
     uint32_t spawned;
     uint32_t destroyed;
     uint32_t hits;
     uint32_t expired;
 } game_stats_t;
+#endif
 
 /* Tags (membership only, no data): player asteroid bullet frozen. */
 
@@ -2196,218 +2229,176 @@ game_collide__query_view_t game_query_collide__query(game_world_t *w);
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * game_world_from_json discards the changes still waiting. */
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (game_meta) instead of a case per component. */
-enum {
-    game__op_destroy,
-    game__op_add_position = 1,
-    game__op_set_position,
-    game__op_remove_position = 3,
-    game__op_add_velocity = 4,
-    game__op_set_velocity,
-    game__op_remove_velocity = 6,
-    game__op_add_health = 7,
-    game__op_set_health,
-    game__op_remove_health = 9,
-    game__op_add_name = 10,
-    game__op_set_name,
-    game__op_remove_name = 12,
-    game__op_add_target = 13,
-    game__op_set_target,
-    game__op_remove_target = 15,
-    game__op_add_cargo = 16,
-    game__op_set_cargo,
-    game__op_remove_cargo = 18,
-    game__op_add_mood = 19,
-    game__op_set_mood,
-    game__op_remove_mood = 21,
-    game__op_add_lifetime = 22,
-    game__op_set_lifetime,
-    game__op_remove_lifetime = 24,
-    game__op_add_radius = 25,
-    game__op_set_radius,
-    game__op_remove_radius = 27,
-    game__op_add_player = 28,
-    game__op_remove_player = 30,
-    game__op_add_asteroid = 31,
-    game__op_remove_asteroid = 33,
-    game__op_add_bullet = 34,
-    game__op_remove_bullet = 36,
-    game__op_add_frozen = 37,
-    game__op_remove_frozen = 39,
-};
+ * keeps its value in w->deferred.values. Applying walks the metadata table (game_meta)
+ * instead of a case per component. */
+/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
 
-/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const game__value_t *v);
+#ifndef GAME__DEFINED_DEFER_DESTROY
+#define GAME__DEFINED_DEFER_DESTROY
+enum { game__op_destroy = 0 };
 
 static inline bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_destroy, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_position
+#define GAME__DEFINED_DEFER_position
+enum { game__op_add_position = 1, game__op_set_position, game__op_remove_position = 3 };
 
 static inline bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return game__defer(w, e, game__op_add_position, &u);
+    return game__defer(w, e, game__op_add_position, &v);
 }
 
 static inline bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return game__defer(w, e, game__op_set_position, &u);
+    return game__defer(w, e, game__op_set_position, &v);
 }
 
 static inline bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_position, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_velocity
+#define GAME__DEFINED_DEFER_velocity
+enum { game__op_add_velocity = 4, game__op_set_velocity, game__op_remove_velocity = 6 };
 
 static inline bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return game__defer(w, e, game__op_add_velocity, &u);
+    return game__defer(w, e, game__op_add_velocity, &v);
 }
 
 static inline bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return game__defer(w, e, game__op_set_velocity, &u);
+    return game__defer(w, e, game__op_set_velocity, &v);
 }
 
 static inline bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_velocity, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_health
+#define GAME__DEFINED_DEFER_health
+enum { game__op_add_health = 7, game__op_set_health, game__op_remove_health = 9 };
 
 static inline bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return game__defer(w, e, game__op_add_health, &u);
+    return game__defer(w, e, game__op_add_health, &v);
 }
 
 static inline bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return game__defer(w, e, game__op_set_health, &u);
+    return game__defer(w, e, game__op_set_health, &v);
 }
 
 static inline bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_health, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_name
+#define GAME__DEFINED_DEFER_name
+enum { game__op_add_name = 10, game__op_set_name, game__op_remove_name = 12 };
 
 static inline bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return game__defer(w, e, game__op_add_name, &u);
+    return game__defer(w, e, game__op_add_name, &v);
 }
 
 static inline bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return game__defer(w, e, game__op_set_name, &u);
+    return game__defer(w, e, game__op_set_name, &v);
 }
 
 static inline bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_name, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_target
+#define GAME__DEFINED_DEFER_target
+enum { game__op_add_target = 13, game__op_set_target, game__op_remove_target = 15 };
 
 static inline bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.target = v;
-    return game__defer(w, e, game__op_add_target, &u);
+    return game__defer(w, e, game__op_add_target, &v);
 }
 
 static inline bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.target = v;
-    return game__defer(w, e, game__op_set_target, &u);
+    return game__defer(w, e, game__op_set_target, &v);
 }
 
 static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_target, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_cargo
+#define GAME__DEFINED_DEFER_cargo
+enum { game__op_add_cargo = 16, game__op_set_cargo, game__op_remove_cargo = 18 };
 
 static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    memcpy(u.cargo.items, v.items, sizeof u.cargo.items);
-    u.cargo.count = v.count;
-    return game__defer(w, e, game__op_add_cargo, &u);
+    return game__defer(w, e, game__op_add_cargo, &v);
 }
 
 static inline bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    memcpy(u.cargo.items, v.items, sizeof u.cargo.items);
-    u.cargo.count = v.count;
-    return game__defer(w, e, game__op_set_cargo, &u);
+    return game__defer(w, e, game__op_set_cargo, &v);
 }
 
 static inline bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_cargo, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_mood
+#define GAME__DEFINED_DEFER_mood
+enum { game__op_add_mood = 19, game__op_set_mood, game__op_remove_mood = 21 };
 
 static inline bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.mood = v;
-    return game__defer(w, e, game__op_add_mood, &u);
+    return game__defer(w, e, game__op_add_mood, &v);
 }
 
 static inline bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.mood = v;
-    return game__defer(w, e, game__op_set_mood, &u);
+    return game__defer(w, e, game__op_set_mood, &v);
 }
 
 static inline bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_mood, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_lifetime
+#define GAME__DEFINED_DEFER_lifetime
+enum { game__op_add_lifetime = 22, game__op_set_lifetime, game__op_remove_lifetime = 24 };
 
 static inline bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.lifetime = v;
-    return game__defer(w, e, game__op_add_lifetime, &u);
+    return game__defer(w, e, game__op_add_lifetime, &v);
 }
 
 static inline bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.lifetime = v;
-    return game__defer(w, e, game__op_set_lifetime, &u);
+    return game__defer(w, e, game__op_set_lifetime, &v);
 }
 
 static inline bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_lifetime, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_radius
+#define GAME__DEFINED_DEFER_radius
+enum { game__op_add_radius = 25, game__op_set_radius, game__op_remove_radius = 27 };
 
 static inline bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.radius = v;
-    return game__defer(w, e, game__op_add_radius, &u);
+    return game__defer(w, e, game__op_add_radius, &v);
 }
 
 static inline bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    game__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.radius = v;
-    return game__defer(w, e, game__op_set_radius, &u);
+    return game__defer(w, e, game__op_set_radius, &v);
 }
 
 static inline bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_radius, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_player
+#define GAME__DEFINED_DEFER_player
+enum { game__op_add_player = 28, game__op_remove_player = 30 };
 
 static inline bool game_defer_add_player(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_add_player, NULL);
@@ -2416,6 +2407,11 @@ static inline bool game_defer_add_player(game_world_t *w, ecs_entity_t e) {
 static inline bool game_defer_remove_player(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_player, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_asteroid
+#define GAME__DEFINED_DEFER_asteroid
+enum { game__op_add_asteroid = 31, game__op_remove_asteroid = 33 };
 
 static inline bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_add_asteroid, NULL);
@@ -2424,6 +2420,11 @@ static inline bool game_defer_add_asteroid(game_world_t *w, ecs_entity_t e) {
 static inline bool game_defer_remove_asteroid(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_asteroid, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_bullet
+#define GAME__DEFINED_DEFER_bullet
+enum { game__op_add_bullet = 34, game__op_remove_bullet = 36 };
 
 static inline bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_add_bullet, NULL);
@@ -2432,6 +2433,11 @@ static inline bool game_defer_add_bullet(game_world_t *w, ecs_entity_t e) {
 static inline bool game_defer_remove_bullet(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_bullet, NULL);
 }
+#endif
+
+#ifndef GAME__DEFINED_DEFER_frozen
+#define GAME__DEFINED_DEFER_frozen
+enum { game__op_add_frozen = 37, game__op_remove_frozen = 39 };
 
 static inline bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_add_frozen, NULL);
@@ -2440,6 +2446,8 @@ static inline bool game_defer_add_frozen(game_world_t *w, ecs_entity_t e) {
 static inline bool game_defer_remove_frozen(game_world_t *w, ecs_entity_t e) {
     return game__defer(w, e, game__op_remove_frozen, NULL);
 }
+#endif
+
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory. */
@@ -2490,6 +2498,8 @@ void game_set_threads(game_world_t *w, unsigned n);
 /* The threads game_step uses now (1 when no pool runs). */
 unsigned game_threads(const game_world_t *w);
 
+#ifndef GAME__DEFINED_SYSTEM_fire
+#define GAME__DEFINED_SYSTEM_fire
 /* System fire: Ships fire along their heading every few frames: over all player, position, velocity; reads position, velocity, clock; writes stats; spawns.
  * Stage 0, one call per step. */
 typedef struct game_fire {
@@ -2526,7 +2536,10 @@ typedef struct game_fire {
 #define GAME__FIRE_ROW_stats(s, i) 0
 #define GAME_FIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__FIRE_ROW_##c(s, i))
 void game_system_fire(game_fire_t *ECS_RESTRICT s);
+#endif
 
+#ifndef GAME__DEFINED_SYSTEM_move
+#define GAME__DEFINED_SYSTEM_move
 /* System move: Moves by velocity, wrapping at the arena's edges: over query movement; reads velocity; writes position.
  * Stage 1, split into ranges across threads. */
 typedef struct game_move {
@@ -2547,7 +2560,10 @@ typedef struct game_move {
 #define GAME__MOVE_ROW_velocity(s, i) (i)
 #define GAME_MOVE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__MOVE_ROW_##c(s, i))
 void game_system_move(game_move_t *ECS_RESTRICT s);
+#endif
 
+#ifndef GAME__DEFINED_SYSTEM_expire
+#define GAME__DEFINED_SYSTEM_expire
 /* System expire: Bullets run out of time: over query expiring; writes lifetime, stats; destroys.
  * Stage 1, one call per step. */
 typedef struct game_expire {
@@ -2569,7 +2585,10 @@ typedef struct game_expire {
 #define GAME__EXPIRE_ROW_stats(s, i) 0
 #define GAME_EXPIRE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__EXPIRE_ROW_##c(s, i))
 void game_system_expire(game_expire_t *ECS_RESTRICT s);
+#endif
 
+#ifndef GAME__DEFINED_SYSTEM_collide
+#define GAME__DEFINED_SYSTEM_collide
 /* System collide: Bullets hit asteroids; a destroyed asteroid is replaced: over all bullet, position, radius; reads position, radius; writes health, stats; spawns; destroys.
  * Stage 2, one call per step. */
 typedef struct game_collide {
@@ -2600,6 +2619,7 @@ typedef struct game_collide {
 #define GAME__COLLIDE_ROW_stats(s, i) 0
 #define GAME_COLLIDE_FIELD(s, c, f, i) GAME__CELL_##c((s)->c, f, GAME__COLLIDE_ROW_##c(s, i))
 void game_system_collide(game_collide_t *ECS_RESTRICT s);
+#endif
 
 /* ---- Snapshots and the flight recorder (docs/debugging-with-dumps.md) --------------- */
 /* A snapshot is a copy of a world's state: every entity's id and generation, the free list
@@ -2668,6 +2688,33 @@ bool game_recorder_save_all(game_recorder_t *rec, const char *path, ecs_error_t 
 bool game_recorder_load(game_recorder_t *rec, const char *path, ecs_error_t *err);
 /* Bytes held by rec. */
 size_t game_recorder_memory(const game_recorder_t *rec);
+
+/* ---- Internal: what the parts of the .c call in one another ------------------------- */
+/* game_ecs.c, and with ecsgen --split-c game_ecs_views.c and game_ecs_data.c. */
+/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
+ * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
+ * mark byte); a remove leaves the mark, since other pools of the class may still hold the
+ * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
+ * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
+ * every one. With two sparse pools with members or fewer they probe them all instead: the
+ * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
+ * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
+ * entity's classes"). */
+static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_t k) {
+    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
+    if (!(all_but_one & (all_but_one - 1u))) { return pools; }
+    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
+}
+void game__check_deferred(const game_world_t *w, const char *call, bool save);
+bool game__groups_pending_fit(game_world_t *w, uint32_t n);
+bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n);
+bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n);
+bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n);
+void game__systems_free(game_world_t *w);
+#ifndef __cplusplus /* the buffers' struct is named in the world struct, which C++ scopes */
+extern _Thread_local struct game__deferred *game__buffer;
+bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m);
+#endif
 
 #ifdef __cplusplus
 }

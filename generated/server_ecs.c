@@ -202,7 +202,7 @@ void server__groups_flush(server_world_t *w) {
 }
 
 /* Room for n pending ids; false when out of memory. */
-static bool server__groups_pending_fit(server_world_t *w, uint32_t n) {
+bool server__groups_pending_fit(server_world_t *w, uint32_t n) {
     if (n <= w->pending.capacity) return true;
     ecs_entity_t *ids = ecs_realloc_array(w->pending.ids, n, sizeof *ids);
     if (!ids) return false;
@@ -313,7 +313,7 @@ void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
-static bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n) {
+bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
     void *mem;
     if (!(mem = ecs_realloc_array(sc->entity, n, sizeof *sc->entity))) return false;
@@ -367,7 +367,7 @@ server_replication_view_t server_query_replication(server_world_t *w) {
 /* The command codes are in the header (Deferred changes). */
 
 /* Room for n commands and m values, exactly; false when out of memory (nothing changes). */
-static bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
+bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
     void *mem;
     if (n > w->deferred.capacity) {
         if (!(mem = ecs_realloc_array(w->deferred.commands, n, sizeof *w->deferred.commands))) return false;
@@ -382,8 +382,18 @@ static bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m) {
     return true;
 }
 
+/* Stores value v of op's component in slot u: its fields, every other byte zero (snapshots
+ * compare the buffer byte for byte, and a padded value's padding is whatever the caller's
+ * stack held). */
+static void server__deferred_value(server__value_t *u, uint32_t op, const void *v) {
+    const ecs_meta_component_t *m = &server_meta.components[(op - 1u) / 3u];
+    memset(u, 0, sizeof *u);
+    for (uint32_t f = 0; f < m->field_count; f++)
+        memcpy((char *)u + m->fields[f].offset, (const char *)v + m->fields[f].offset, m->fields[f].size);
+}
+
 /* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v) {
+bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const void *v) {
     if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
     uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
     if (n > w->deferred.capacity || m > w->deferred.value_capacity) return false; /* full */
@@ -393,7 +403,7 @@ bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server_
     c->value = 0;
     if (v) {
         c->value = w->deferred.value_count;
-        w->deferred.values[w->deferred.value_count++] = *v;
+        server__deferred_value(&w->deferred.values[w->deferred.value_count++], op, v);
     }
     w->deferred.count = n;
     return true;
@@ -423,8 +433,6 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
     if (e == ECS_NULL || !desc) return e;
     uint32_t count = w->deferred.count;
     uint32_t value_count = w->deferred.value_count;
-    server__value_t v;
-    memset(&v, 0, sizeof v); /* every byte: snapshots compare the buffer byte for byte */
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const ecs_meta_component_t *m = &server_meta.components[server_meta.pooled[k]];
         const void *value = server__desc_member(desc, k, m);
@@ -432,10 +440,8 @@ ecs_entity_t server_defer_spawn(server_world_t *w, const server_spawn_desc_t *de
         if (!value) continue;
         if (m->kind == ECS_META_TAG) {
             if (!server__defer(w, e, op, NULL)) goto no_room;
-        } else {
-            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: see memset above */
-                memcpy((char *)&v + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
-            if (!server__defer(w, e, op, &v)) goto no_room;
+        } else if (!server__defer(w, e, op, value)) {
+            goto no_room;
         }
     }
     return e;
@@ -487,7 +493,7 @@ bool server_apply_deferred(server_world_t *w) {
 
 /* With SERVER_CHECKS on: stops the program when changes recorded with the server_defer_ calls
  * wait, never applied, at `call`: a world_free would lose them, a save's document lacks them. */
-static void server__check_deferred(const server_world_t *w, const char *call, bool save) {
+void server__check_deferred(const server_world_t *w, const char *call, bool save) {
 #if SERVER_CHECKS
     unsigned long n = w->deferred.count;
     if (!n) return;
@@ -1102,21 +1108,6 @@ ecs_entity_t server_spawn_ship_with(server_world_t *w, const server_spawn_desc_t
     };
     if (overrides) server__spawn_overrides(&d, overrides);
     return server_spawn(w, &d);
-}
-
-/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
- * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
- * mark byte); a remove leaves the mark, since other pools of the class may still hold the
- * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
- * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
- * every one. With two sparse pools with members or fewer they probe them all instead: the
- * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
- * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
- * entity's classes"). */
-static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uint32_t k) {
-    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
-    if (!(all_but_one & (all_but_one - 1u))) return pools;
-    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
 
 bool server_destroy(server_world_t *w, ecs_entity_t e) {

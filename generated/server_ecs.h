@@ -45,38 +45,56 @@ extern "C" {
 /* ---- Component types --------------------------------------------------------------- */
 
 /* position: World position in metres */
+#ifndef SERVER__DEFINED_TYPE_position
+#define SERVER__DEFINED_TYPE_position
 typedef struct server_position {
     float x;
     float y;
 } server_position_t;
+#endif
 
 /* velocity: Metres per second */
+#ifndef SERVER__DEFINED_TYPE_velocity
+#define SERVER__DEFINED_TYPE_velocity
 typedef struct server_velocity {
     float x;
     float y;
 } server_velocity_t;
+#endif
 
 /* health */
+#ifndef SERVER__DEFINED_TYPE_health
+#define SERVER__DEFINED_TYPE_health
 typedef struct server_health {
     int32_t current;
     int32_t max;
 } server_health_t;
+#endif
 
 /* name */
+#ifndef SERVER__DEFINED_TYPE_name
+#define SERVER__DEFINED_TYPE_name
 typedef struct server_name {
     char value[32];
 } server_name_t;
+#endif
 
 /* target: What this entity chases */
+#ifndef SERVER__DEFINED_TYPE_target
+#define SERVER__DEFINED_TYPE_target
 typedef struct server_target {
     ecs_entity_t entity;
 } server_target_t;
+#endif
 
 /* connection: A player's network link */
+#ifndef SERVER__DEFINED_TYPE_connection
+#define SERVER__DEFINED_TYPE_connection
 typedef struct server_connection {
     uint32_t peer;
     uint16_t ping_ms;
 } server_connection_t;
+#endif
 
 /* Tags (membership only, no data): player replicated. */
 
@@ -1465,113 +1483,91 @@ server_replication_view_t server_query_replication(server_world_t *w);
  * skipped, an add of a component the entity has by then changes nothing. A successful
  * server_world_from_json discards the changes still waiting. */
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
- * keeps its value in w->deferred.values. The code of a change to a component is
- * 1 + 3 x its place in the metadata table + 0 (add), 1 (set) or 2 (remove): applying walks
- * that table (server_meta) instead of a case per component. */
-enum {
-    server__op_destroy,
-    server__op_add_position = 1,
-    server__op_set_position,
-    server__op_remove_position = 3,
-    server__op_add_velocity = 4,
-    server__op_set_velocity,
-    server__op_remove_velocity = 6,
-    server__op_add_health = 7,
-    server__op_set_health,
-    server__op_remove_health = 9,
-    server__op_add_name = 10,
-    server__op_set_name,
-    server__op_remove_name = 12,
-    server__op_add_player = 13,
-    server__op_remove_player = 15,
-    server__op_add_target = 16,
-    server__op_set_target,
-    server__op_remove_target = 18,
-    server__op_add_connection = 19,
-    server__op_set_connection,
-    server__op_remove_connection = 21,
-    server__op_add_replicated = 22,
-    server__op_remove_replicated = 24,
-};
+ * keeps its value in w->deferred.values. Applying walks the metadata table (server_meta)
+ * instead of a case per component. */
+/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
+bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
 
-/* Internal: records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const server__value_t *v);
+#ifndef SERVER__DEFINED_DEFER_DESTROY
+#define SERVER__DEFINED_DEFER_DESTROY
+enum { server__op_destroy = 0 };
 
 static inline bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_destroy, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_position
+#define SERVER__DEFINED_DEFER_position
+enum { server__op_add_position = 1, server__op_set_position, server__op_remove_position = 3 };
 
 static inline bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return server__defer(w, e, server__op_add_position, &u);
+    return server__defer(w, e, server__op_add_position, &v);
 }
 
 static inline bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.position = v;
-    return server__defer(w, e, server__op_set_position, &u);
+    return server__defer(w, e, server__op_set_position, &v);
 }
 
 static inline bool server_defer_remove_position(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_position, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_velocity
+#define SERVER__DEFINED_DEFER_velocity
+enum { server__op_add_velocity = 4, server__op_set_velocity, server__op_remove_velocity = 6 };
 
 static inline bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return server__defer(w, e, server__op_add_velocity, &u);
+    return server__defer(w, e, server__op_add_velocity, &v);
 }
 
 static inline bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.velocity = v;
-    return server__defer(w, e, server__op_set_velocity, &u);
+    return server__defer(w, e, server__op_set_velocity, &v);
 }
 
 static inline bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_velocity, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_health
+#define SERVER__DEFINED_DEFER_health
+enum { server__op_add_health = 7, server__op_set_health, server__op_remove_health = 9 };
 
 static inline bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return server__defer(w, e, server__op_add_health, &u);
+    return server__defer(w, e, server__op_add_health, &v);
 }
 
 static inline bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.health = v;
-    return server__defer(w, e, server__op_set_health, &u);
+    return server__defer(w, e, server__op_set_health, &v);
 }
 
 static inline bool server_defer_remove_health(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_health, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_name
+#define SERVER__DEFINED_DEFER_name
+enum { server__op_add_name = 10, server__op_set_name, server__op_remove_name = 12 };
 
 static inline bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return server__defer(w, e, server__op_add_name, &u);
+    return server__defer(w, e, server__op_add_name, &v);
 }
 
 static inline bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.name = v;
-    return server__defer(w, e, server__op_set_name, &u);
+    return server__defer(w, e, server__op_set_name, &v);
 }
 
 static inline bool server_defer_remove_name(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_name, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_player
+#define SERVER__DEFINED_DEFER_player
+enum { server__op_add_player = 13, server__op_remove_player = 15 };
 
 static inline bool server_defer_add_player(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_add_player, NULL);
@@ -1580,44 +1576,45 @@ static inline bool server_defer_add_player(server_world_t *w, ecs_entity_t e) {
 static inline bool server_defer_remove_player(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_player, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_target
+#define SERVER__DEFINED_DEFER_target
+enum { server__op_add_target = 16, server__op_set_target, server__op_remove_target = 18 };
 
 static inline bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.target = v;
-    return server__defer(w, e, server__op_add_target, &u);
+    return server__defer(w, e, server__op_add_target, &v);
 }
 
 static inline bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.target = v;
-    return server__defer(w, e, server__op_set_target, &u);
+    return server__defer(w, e, server__op_set_target, &v);
 }
 
 static inline bool server_defer_remove_target(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_target, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_connection
+#define SERVER__DEFINED_DEFER_connection
+enum { server__op_add_connection = 19, server__op_set_connection, server__op_remove_connection = 21 };
 
 static inline bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.connection.peer = v.peer;
-    u.connection.ping_ms = v.ping_ms;
-    return server__defer(w, e, server__op_add_connection, &u);
+    return server__defer(w, e, server__op_add_connection, &v);
 }
 
 static inline bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    server__value_t u;
-    memset(&u, 0, sizeof u); /* every byte: snapshots compare the buffer byte for byte */
-    u.connection.peer = v.peer;
-    u.connection.ping_ms = v.ping_ms;
-    return server__defer(w, e, server__op_set_connection, &u);
+    return server__defer(w, e, server__op_set_connection, &v);
 }
 
 static inline bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_connection, NULL);
 }
+#endif
+
+#ifndef SERVER__DEFINED_DEFER_replicated
+#define SERVER__DEFINED_DEFER_replicated
+enum { server__op_add_replicated = 22, server__op_remove_replicated = 24 };
 
 static inline bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_add_replicated, NULL);
@@ -1626,6 +1623,8 @@ static inline bool server_defer_add_replicated(server_world_t *w, ecs_entity_t e
 static inline bool server_defer_remove_replicated(server_world_t *w, ecs_entity_t e) {
     return server__defer(w, e, server__op_remove_replicated, NULL);
 }
+#endif
+
 /* Spawns an entity with no components now (safe in any loop: it is not visited) and
  * records adds of desc's components; ECS_NULL (nothing spawned or recorded) when the entity
  * limit is reached or out of memory or the buffer is full. */
@@ -1709,6 +1708,27 @@ bool server_recorder_save_all(server_recorder_t *rec, const char *path, ecs_erro
 bool server_recorder_load(server_recorder_t *rec, const char *path, ecs_error_t *err);
 /* Bytes held by rec. */
 size_t server_recorder_memory(const server_recorder_t *rec);
+
+/* ---- Internal: what the parts of the .c call in one another ------------------------- */
+/* server_ecs.c, and with ecsgen --split-c server_ecs_views.c and server_ecs_data.c. */
+/* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
+ * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
+ * mark byte); a remove leaves the mark, since other pools of the class may still hold the
+ * entity, so a mark names every pool the entity is in, and maybe more. Where many pools have
+ * members, destroy and the JSON writer then probe the few pools of the entity's classes, not
+ * every one. With two sparse pools with members or fewer they probe them all instead: the
+ * walk would wait for the mark's load (a cache miss, in a large world) before its probes,
+ * which cost no more than that wait (docs/performance.md, "Destroy visits the pools of the
+ * entity's classes"). */
+static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uint32_t k) {
+    uint64_t pools = w->nonempty_pools[k], sparse = pools, all_but_one = sparse & (sparse - 1u);
+    if (!(all_but_one & (all_but_one - 1u))) { return pools; }
+    return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
+}
+void server__check_deferred(const server_world_t *w, const char *call, bool save);
+bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m);
+bool server__groups_pending_fit(server_world_t *w, uint32_t n);
+bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n);
 
 #ifdef __cplusplus
 }

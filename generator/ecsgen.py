@@ -46,9 +46,13 @@ def parse_args(argv):
     parser.add_argument("--depfile", metavar="FILE",
                         help="also write a make-style depfile listing every input: the schema, the "
                              "files it includes and the generator's own (e.g. --depfile build/game.d)")
+    for output in outputs.EXTRAS:
+        parser.add_argument(output.flag, action="store_true", help=output.what)
     parser.add_argument("--list-outputs", action="store_true",
-                        help="print the file names --out writes, one a line, {name} standing for the "
-                             "schema's name, and exit (what meson's output lists are made from)")
+                        help="print the file names --out writes, one a line, and exit (what meson's "
+                             "output lists are made from): {name} standing for the schema's name, or "
+                             "with a schema given, that schema's (e.g. ecsgen game.json "
+                             "--system-headers --list-outputs)")
     parser.add_argument("--version", action="version", version="ecsgen " + _version(),
                         help="print the version (ecsgen X.Y.Z) and exit")
     args = parser.parse_args(argv)
@@ -57,6 +61,9 @@ def parse_args(argv):
     if args.schema is None:
         parser.error("the following arguments are required: schema")
     opt_in = {o.flag: getattr(args, outputs.dest(o)) for o in outputs.opt_in()}
+    for output in outputs.EXTRAS:
+        if getattr(args, outputs.dest(output)) and not args.out:
+            parser.error(f"{output.flag} writes into the --out directory: add --out DIR")
     writes = [outputs.OUT_FLAG] * bool(args.out) + [flag for flag, path in opt_in.items() if path]
     if args.check and (writes or args.depfile):
         flags = [outputs.OUT_FLAG, *opt_in, "--depfile"]
@@ -79,16 +86,21 @@ def _version():
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.list_outputs:
-        print("\n".join(o.file for o in outputs.in_out_dir()))
+    if args.list_outputs and args.schema is None:
+        names = [o.file for o in outputs.in_out_dir()]
+        names += outputs.split_c_files("{name}") * args.split_c + [outputs.SYSTEM_HEADER.file] * args.system_headers
+        print("\n".join(names))
         return 0
     interpreter.ensure_modules("ecsgen", __file__)
     from ecsgenlib.errors import SCHEMA_PROBLEMS, report
     from ecsgenlib import pipeline
     from ecsgenlib.writer import WriteError
     try:
+        if args.list_outputs:
+            print("\n".join(pipeline.output_names(args.schema, args.system_headers, args.split_c)))
+            return 0
         files = {outputs.dest(o): getattr(args, outputs.dest(o)) for o in outputs.opt_in()}
-        written, inputs = pipeline.generate(args.schema, args.out, files)
+        written, inputs = pipeline.generate(args.schema, args.out, files, args.system_headers, args.split_c)
     except SCHEMA_PROBLEMS as e:
         report(e)
         return 1

@@ -508,6 +508,9 @@ class Schema:
         self.names = Names(name)
         n = self.names
         self.guard = n.macro("ECS_H")
+        # + _TYPE_<c>, _DEFER_<c>, _SYSTEM_<s>: the guard of a block that <name>_ecs.h and a
+        # system's header both hold (_shared.j2)
+        self.defined_guard = self.upper_internal("DEFINED")
         self.world_type, self.world_tag = n.type("world"), n.fn("world")
         self.components_type, self.components_tag = n.type("components"), n.fn("components")
         self.singletons_type, self.singletons_tag = n.type("singletons"), n.fn("singletons")
@@ -580,6 +583,7 @@ class Schema:
         self.deferred_fit_fn = self.names.internal("deferred", "fit")
         self.deferred_grown_fn = self.names.internal("deferred", "grown")
         self.defer_fn = self.names.internal("defer")
+        self.deferred_value_fn = self.names.internal("deferred", "value")  # a value into the buffer's slot
         self.op_destroy = self.names.internal("op", "destroy")
         self.spawned_fn = self.names.internal("groups", "spawned")
         self.spawned_bits_fn = self.names.internal("groups", "spawned", "bits")

@@ -1,8 +1,9 @@
-"""Every file a schema can produce, in one table. The command's options (ecsgen.py), the
-pipeline (pipeline.generate), the renderer (render.render_output), the tests and the meson
-output lists (`ecsgen --list-outputs`) all read OUTPUTS: a new output is a row here and a
-template in generator/templates/. Standard library only: `--list-outputs` runs before the
-generator checks for jinja2."""
+"""Every file a schema can produce: OUTPUTS, one file each, and EXTRAS, the files --out DIR
+adds with a flag for a fast rebuild (the .c in parts, a header per system). The command's
+options (ecsgen.py), the pipeline (pipeline.generate), the renderer (render.py), the tests
+and the meson output lists (`ecsgen --list-outputs`) all read them: a new output is a row
+here and a template in generator/templates/. Standard library only: `--list-outputs`
+without a schema runs before the generator checks for jinja2."""
 
 from collections import namedtuple
 
@@ -31,6 +32,35 @@ OUTPUTS = (
            example="--inspector game_inspector.html", summary="write the world inspector page",
            context="inspector_context"),
 )
+
+
+# With --system-headers, --out DIR also writes one header per system of the schema ("{system}"
+# standing for its name): what a file defining that system needs, without the world.
+SYSTEM_HEADER = Output("system.h.j2", "--system-headers", file="{name}_system_{system}.h",
+                       what="with --out, also write a header per system of the schema "
+                            "({name}_system_{system}.h): a file that defines the system and includes "
+                            "only that recompiles only when the system or its components change")
+
+# With --split-c, --out DIR writes the .c as three files that compile in parallel: one per
+# part here ("{part}" standing for its name) beside {name}_ecs.c, which keeps the rest.
+SPLIT_C = Output("part.c.j2", "--split-c", file="{name}_ecs_{part}.c",
+                 what="with --out, write the C code as three files that compile in parallel: {name}_ecs.c, "
+                      "{name}_ecs_views.c (views and systems) and {name}_ecs_data.c (metadata, JSON, "
+                      "snapshots)")
+SPLIT_C_PARTS = ("views", "data")
+
+# Outputs written into --out only when their flag (which takes no value) is given.
+EXTRAS = (SPLIT_C, SYSTEM_HEADER)
+
+
+def split_c_files(name):
+    """The file names --split-c adds for a schema called `name`."""
+    return [SPLIT_C.file.format(name=name, part=part) for part in SPLIT_C_PARTS]
+
+
+def system_header_files(name, systems):
+    """The file names --system-headers adds for a schema called `name` with these systems."""
+    return [SYSTEM_HEADER.file.format(name=name, system=x) for x in systems]
 
 
 def in_out_dir():

@@ -7,16 +7,33 @@ from . import VERSION_FILE, checks, loader, outputs, render, writer
 from .errors import SchemaErrors
 
 
-def generate(schema_file, out=None, files=None):
+def generate(schema_file, out=None, files=None, system_headers=False, split_c=False):
     """({path: text}, [input files]) for a schema: the outputs of outputs.OUTPUTS that have a
-    name in directory `out` (when given) and each opt-in output at the path `files` maps its
+    name in directory `out` (when given), there with `system_headers` also a header per system
+    and with `split_c` the .c in parts, and each opt-in output at the path `files` maps its
     flag's dest to ({"docs": "game.md"}); raises SchemaError(s), writes nothing."""
     schema, inputs = build(schema_file)
     files = files or {}
+    split_c = bool(out and split_c)
     paths = [(o, os.path.join(out, o.file.format(name=schema.name))) for o in outputs.in_out_dir() if out]
     paths += [(o, files[outputs.dest(o)]) for o in outputs.opt_in() if files.get(outputs.dest(o))]
-    rendered = {path: render.render_output(schema, o, os.path.basename(path)) for o, path in paths}
+    rendered = {path: render.render_output(schema, o, os.path.basename(path), split_c) for o, path in paths}
+    if split_c:
+        for part, file in zip(outputs.SPLIT_C_PARTS, outputs.split_c_files(schema.name)):
+            rendered[os.path.join(out, file)] = render.render_c_part(schema, part, file)
+    if out and system_headers:
+        names = outputs.system_header_files(schema.name, [x.name for x in schema.systems])
+        for x, file in zip(schema.systems, names):
+            rendered[os.path.join(out, file)] = render.render_system_header(schema, x, file)
     return rendered, inputs + generator_files()
+
+
+def output_names(schema_file, system_headers=False, split_c=False):
+    """The file names --out writes for this schema (with `system_headers` its systems' too,
+    with `split_c` the .c's other parts)."""
+    schema, _ = build(schema_file)
+    names = outputs.out_files(schema.name) + (outputs.split_c_files(schema.name) if split_c else [])
+    return names + (outputs.system_header_files(schema.name, [x.name for x in schema.systems]) if system_headers else [])
 
 
 def build(schema_file):

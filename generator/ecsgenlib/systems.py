@@ -53,6 +53,7 @@ class System:
         self.prepare_fn = names.internal("prepare", name)  # its context for this stage, from its view
         self.run_fn = names.internal("run", name)  # its body over a range of the prepared context
         self.upper = name.upper()
+        self.header_guard = names.macro("system", name, "h")  # its own header's (system.h.j2)
 
     @property
     def members(self):
@@ -86,6 +87,35 @@ class System:
         if self.picked:
             return f"((s)->row__.{c.name}[i])"
         return f"((s)->row__.{c.name} ? (s)->row__.{c.name}[i] : (i))"
+
+    @property
+    def reaches_world(self):
+        """Why its body needs the world's whole API, or "" when it does not: its own header
+        (system.h.j2) then includes <name>_ecs.h instead of its few blocks."""
+        if self.spawns:
+            return "it spawns, and a spawn's desc names every component"
+        if self.depth_first is not None:
+            return f"it reads its {self.depth_first.name} targets' values through s->world"
+        own = {c.name for c in self.members + self.singletons}
+        other = [c.name for c in self.reads + self.writes if c.name not in own]
+        if other:
+            return f"it reaches {', '.join(other)} of other entities through s->world"
+        return ""
+
+    @property
+    def header_types(self):
+        """The data components whose value types its own header defines: its context's, and
+        those its recorded adds and sets take."""
+        seen = {}
+        for c in self.members + self.singletons + self.adds + self.removes:
+            if not c.tag:
+                seen.setdefault(c.name, c)
+        return list(seen.values())
+
+    @property
+    def deferred(self):
+        """The components it may record changes of (adds, removes), each once."""
+        return list({c.name: c for c in self.adds + self.removes}.values())
 
     @property
     def singletons(self):
@@ -143,7 +173,7 @@ class System:
                 and not any(c.singleton for c in self.writes) and all(c.name in own for c in self.writes))
 
     def generated_names(self):
-        return [self.type, self.tag, self.field_macro, self.fn]
+        return [self.type, self.tag, self.field_macro, self.fn, self.header_guard]
 
     def mask(self, items, components):
         """C: the bits of `items` (components) by metadata index, in 64-bit words."""

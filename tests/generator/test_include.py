@@ -208,7 +208,7 @@ class DocsAndCliTest(unittest.TestCase):
                 included |= set(re.findall(r'{%-? *(?:include|import) "([^"]+)"', f.read()))
         roots = sorted(os.path.basename(p) for p in glob.glob(os.path.join(TEMPLATES, "*.j2"))
                        if os.path.basename(p) not in included)
-        self.assertEqual(roots, sorted(o.template for o in outputs.OUTPUTS))
+        self.assertEqual(roots, sorted(o.template for o in outputs.OUTPUTS + outputs.EXTRAS))
         result = subprocess.run([sys.executable, ECSGEN, "--list-outputs"], capture_output=True, text=True)
         self.assertEqual((result.returncode, result.stdout.split()), (0, [o.file for o in outputs.in_out_dir()]))
         schema = os.path.join(ROOT, "schema", "server.json")
