@@ -394,6 +394,7 @@ void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
+#ifndef EDITOR__NO_COMPONENT_API /* defined by editor_ecs_data.c (--split-c), which calls none of it */
 
 /* position */
 static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) {
@@ -1024,6 +1025,7 @@ static inline editor_gizmo_ref_t editor_ref_gizmo(editor_world_t *w, ecs_entity_
     ecs_mark(&p->marks, row); /* written from now until the next snapshot or record */
     return (editor_gizmo_ref_t){ .kind = &p->kind[row], .size = &p->size[row] };
 }
+#endif /* EDITOR__NO_COMPONENT_API */
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.

@@ -574,6 +574,7 @@ void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hook
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
+#ifndef GAME__NO_COMPONENT_API /* defined by game_ecs_data.c (--split-c), which calls none of it */
 
 /* position */
 static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {
@@ -1747,6 +1748,7 @@ static inline game_stats_t *game_singleton_stats(game_world_t *w) {
     GAME__CHECK_WRITE(14u, "game_singleton_stats");
     return &w->singletons.stats;
 }
+#endif /* GAME__NO_COMPONENT_API */
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.

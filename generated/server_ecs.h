@@ -411,6 +411,7 @@ void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
+#ifndef SERVER__NO_COMPONENT_API /* defined by server_ecs_data.c (--split-c), which calls none of it */
 
 /* position */
 static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) {
@@ -1137,6 +1138,7 @@ static inline bool server_remove_replicated(server_world_t *w, ecs_entity_t e) {
     server__replicated_erase(w, e, row);
     return true;
 }
+#endif /* SERVER__NO_COMPONENT_API */
 
 /* ---- JSON: save and load ------------------------------------------------------------ */
 /* The document format and its rules (floats, 64-bit integers, ids, NaN) are in ecs_json.h.

@@ -511,6 +511,7 @@ class Schema:
         # + _TYPE_<c>, _DEFER_<c>, _SYSTEM_<s>: the guard of a block that <name>_ecs.h and a
         # system's header both hold (_shared.j2)
         self.defined_guard = self.upper_internal("DEFINED")
+        self.no_component_api_macro = self.upper_internal("NO_COMPONENT_API")  # part.c.j2 skips that
         self.world_type, self.world_tag = n.type("world"), n.fn("world")
         self.components_type, self.components_tag = n.type("components"), n.fn("components")
         self.singletons_type, self.singletons_tag = n.type("singletons"), n.fn("singletons")
