@@ -333,13 +333,11 @@ def main():
     results = []
     try:
         load = os.getloadavg()[0]
-        for style in args.style or ["systems", "each"]:
-            for opt in args.opt or [2, 0]:
-                results.append(measure(tmp, args.count, args.systems, opt, args.edits, style))
-                if not args.json:
-                    print_result(results[-1])
-        if args.large:
-            results.append(measure(tmp, args.large, args.systems, 2, 0, "each"))
+        styles = args.style or ["systems", "each"]
+        runs = [(args.count, opt, args.edits, style) for style in styles for opt in args.opt or [2, 0]]
+        runs += [(args.large, 2, 0, style) for style in styles] if args.large else []
+        for count, opt, edits, style in runs:
+            results.append(measure(tmp, count, args.systems, opt, edits, style))
             if not args.json:
                 print_result(results[-1])
         if args.json:

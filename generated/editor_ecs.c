@@ -337,20 +337,11 @@ static uint32_t editor__deferred_grown(uint32_t have, uint32_t need) {
     return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
 }
 
-/* Stores value v of op's component in slot u: its fields, every other byte zero (snapshots
- * compare the buffer byte for byte, and a padded value's padding is whatever the caller's
- * stack held). */
-static void editor__deferred_value(editor__value_t *u, uint32_t op, const void *v) {
-    const ecs_meta_component_t *m = &editor_meta.components[(op - 1u) / 3u];
-    memset(u, 0, sizeof *u);
-    for (uint32_t f = 0; f < m->field_count; f++)
-        memcpy((char *)u + m->fields[f].offset, (const char *)v + m->fields[f].offset, m->fields[f].size);
-}
-
-/* Records command op for e, with value v (NULL: none); false when e is stale or there is no room. */
-bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const void *v) {
+/* Records command op for e (with slot: and a zeroed value, its place in *slot); false when e is
+ * stale or there is no room. */
+bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, void **slot) {
     if (!ecs_entities_alive(&w->entities, e) || w->deferred.count == UINT32_MAX) return false;
-    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (v != NULL);
+    uint32_t n = w->deferred.count + 1u, m = w->deferred.value_count + (slot != NULL);
     if (m < w->deferred.value_count) return false; /* no more value indexes */
     if (!editor__deferred_fit(w, editor__deferred_grown(w->deferred.capacity, n),
                                  editor__deferred_grown(w->deferred.value_capacity, m)))
@@ -359,9 +350,10 @@ bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const void *v
     c->entity = e;
     c->op = op;
     c->value = 0;
-    if (v) {
-        c->value = w->deferred.value_count;
-        editor__deferred_value(&w->deferred.values[w->deferred.value_count++], op, v);
+    if (slot) {
+        c->value = w->deferred.value_count++;
+        memset(&w->deferred.values[c->value], 0, sizeof w->deferred.values[c->value]); /* snapshots compare every byte */
+        *slot = &w->deferred.values[c->value];
     }
     w->deferred.count = n;
     return true;
@@ -398,8 +390,11 @@ ecs_entity_t editor_defer_spawn(editor_world_t *w, const editor_spawn_desc_t *de
         if (!value) continue;
         if (m->kind == ECS_META_TAG) {
             if (!editor__defer(w, e, op, NULL)) goto no_room;
-        } else if (!editor__defer(w, e, op, value)) {
-            goto no_room;
+        } else {
+            void *slot;
+            if (!editor__defer(w, e, op, &slot)) goto no_room;
+            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: the slot is zeroed */
+                memcpy((char *)slot + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
         }
     }
     return e;

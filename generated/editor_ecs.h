@@ -1366,8 +1366,9 @@ editor_selection_view_t editor_query_selection(editor_world_t *w);
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
  * keeps its value in w->deferred.values. Applying walks the metadata table (editor_meta)
  * instead of a case per component. */
-/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
-bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
+/* Internal: records command op for e (with slot: and a zeroed value of op's component, its place in *slot,
+ * for the caller to write); false when e is stale or there is no room. */
+bool editor__defer(editor_world_t *w, ecs_entity_t e, uint32_t op, void **slot);
 
 #ifndef EDITOR__DEFINED_DEFER_DESTROY
 #define EDITOR__DEFINED_DEFER_DESTROY
@@ -1383,11 +1384,17 @@ static inline bool editor_defer_destroy(editor_world_t *w, ecs_entity_t e) {
 enum { editor__op_add_position = 1, editor__op_set_position, editor__op_remove_position = 3 };
 
 static inline bool editor_defer_add_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__defer(w, e, editor__op_add_position, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_add_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_set_position(editor_world_t *w, ecs_entity_t e, editor_position_t v) {
-    return editor__defer(w, e, editor__op_set_position, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_set_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t e) {
@@ -1400,11 +1407,17 @@ static inline bool editor_defer_remove_position(editor_world_t *w, ecs_entity_t 
 enum { editor__op_add_velocity = 4, editor__op_set_velocity, editor__op_remove_velocity = 6 };
 
 static inline bool editor_defer_add_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__defer(w, e, editor__op_add_velocity, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_add_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_set_velocity(editor_world_t *w, ecs_entity_t e, editor_velocity_t v) {
-    return editor__defer(w, e, editor__op_set_velocity, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_set_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t e) {
@@ -1417,11 +1430,17 @@ static inline bool editor_defer_remove_velocity(editor_world_t *w, ecs_entity_t 
 enum { editor__op_add_health = 7, editor__op_set_health, editor__op_remove_health = 9 };
 
 static inline bool editor_defer_add_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__defer(w, e, editor__op_add_health, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_add_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_set_health(editor_world_t *w, ecs_entity_t e, editor_health_t v) {
-    return editor__defer(w, e, editor__op_set_health, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_set_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e) {
@@ -1434,11 +1453,17 @@ static inline bool editor_defer_remove_health(editor_world_t *w, ecs_entity_t e)
 enum { editor__op_add_name = 10, editor__op_set_name, editor__op_remove_name = 12 };
 
 static inline bool editor_defer_add_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__defer(w, e, editor__op_add_name, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_add_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_set_name(editor_world_t *w, ecs_entity_t e, editor_name_t v) {
-    return editor__defer(w, e, editor__op_set_name, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_set_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_remove_name(editor_world_t *w, ecs_entity_t e) {
@@ -1477,11 +1502,17 @@ static inline bool editor_defer_remove_selected(editor_world_t *w, ecs_entity_t 
 enum { editor__op_add_gizmo = 19, editor__op_set_gizmo, editor__op_remove_gizmo = 21 };
 
 static inline bool editor_defer_add_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__defer(w, e, editor__op_add_gizmo, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_add_gizmo, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gizmo_t v) {
-    return editor__defer(w, e, editor__op_set_gizmo, &v);
+    void *slot;
+    if (!editor__defer(w, e, editor__op_set_gizmo, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool editor_defer_remove_gizmo(editor_world_t *w, ecs_entity_t e) {

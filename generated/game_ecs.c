@@ -529,16 +529,6 @@ static uint32_t game__deferred_grown(uint32_t have, uint32_t need) {
     return have < 32u ? 64u : have > UINT32_MAX / 2u ? UINT32_MAX : have * 2u;
 }
 
-/* Stores value v of op's component in slot u: its fields, every other byte zero (snapshots
- * compare the buffer byte for byte, and a padded value's padding is whatever the caller's
- * stack held). */
-static void game__deferred_value(game__value_t *u, uint32_t op, const void *v) {
-    const ecs_meta_component_t *m = &game_meta.components[(op - 1u) / 3u];
-    memset(u, 0, sizeof *u);
-    for (uint32_t f = 0; f < m->field_count; f++)
-        memcpy((char *)u + m->fields[f].offset, (const char *)v + m->fields[f].offset, m->fields[f].size);
-}
-
 /* Systems (systems.c.j2): while a body runs a range on the pool, the range's own buffer, so
  * that the step applies every range's changes in the order of the matches (NULL: the world's). */
 _Thread_local struct game__deferred *game__buffer;
@@ -562,15 +552,15 @@ bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m) {
     return true;
 }
 
-/* Records command op for e, with value v (NULL: none), in the running range's buffer or the world's; false when e
- * is stale or there is no room. */
-bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const void *v) {
+/* Records command op for e (with slot: and a zeroed value, its place in *slot), in the running range's buffer or the
+ * world's; false when e is stale or there is no room. */
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, void **slot) {
     struct game__deferred *d = game__buffer ? game__buffer : &w->deferred;
 #if GAME_CHECKS
     if (!game__buffer_spawning) game__check_defer(op);
 #endif
     if (!ecs_entities_alive(&w->entities, e) || d->count == UINT32_MAX) return false;
-    uint32_t n = d->count + 1u, m = d->value_count + (v != NULL);
+    uint32_t n = d->count + 1u, m = d->value_count + (slot != NULL);
     if (m < d->value_count) return false; /* no more value indexes */
     if (!game__buffer_fit(d, game__deferred_grown(d->capacity, n),
                                  game__deferred_grown(d->value_capacity, m)))
@@ -579,9 +569,10 @@ bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const void *v) {
     c->entity = e;
     c->op = op;
     c->value = 0;
-    if (v) {
-        c->value = d->value_count;
-        game__deferred_value(&d->values[d->value_count++], op, v);
+    if (slot) {
+        c->value = d->value_count++;
+        memset(&d->values[c->value], 0, sizeof d->values[c->value]); /* snapshots compare every byte */
+        *slot = &d->values[c->value];
     }
     d->count = n;
     return true;
@@ -623,8 +614,11 @@ ecs_entity_t game_defer_spawn(game_world_t *w, const game_spawn_desc_t *desc) {
         if (!value) continue;
         if (m->kind == ECS_META_TAG) {
             if (!game__defer(w, e, op, NULL)) goto no_room;
-        } else if (!game__defer(w, e, op, value)) {
-            goto no_room;
+        } else {
+            void *slot;
+            if (!game__defer(w, e, op, &slot)) goto no_room;
+            for (uint32_t f = 0; f < m->field_count; f++) /* fields, not padding: the slot is zeroed */
+                memcpy((char *)slot + m->fields[f].offset, (const char *)value + m->fields[f].offset, m->fields[f].size);
         }
     }
     game__buffer_spawning = false;

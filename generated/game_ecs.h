@@ -2233,8 +2233,9 @@ game_collide__query_view_t game_query_collide__query(game_world_t *w);
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
  * keeps its value in w->deferred.values. Applying walks the metadata table (game_meta)
  * instead of a case per component. */
-/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
-bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
+/* Internal: records command op for e (with slot: and a zeroed value of op's component, its place in *slot,
+ * for the caller to write); false when e is stale or there is no room. */
+bool game__defer(game_world_t *w, ecs_entity_t e, uint32_t op, void **slot);
 
 #ifndef GAME__DEFINED_DEFER_DESTROY
 #define GAME__DEFINED_DEFER_DESTROY
@@ -2250,11 +2251,17 @@ static inline bool game_defer_destroy(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_position = 1, game__op_set_position, game__op_remove_position = 3 };
 
 static inline bool game_defer_add_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__defer(w, e, game__op_add_position, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_position(game_world_t *w, ecs_entity_t e, game_position_t v) {
-    return game__defer(w, e, game__op_set_position, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
@@ -2267,11 +2274,17 @@ static inline bool game_defer_remove_position(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_velocity = 4, game__op_set_velocity, game__op_remove_velocity = 6 };
 
 static inline bool game_defer_add_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__defer(w, e, game__op_add_velocity, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_velocity(game_world_t *w, ecs_entity_t e, game_velocity_t v) {
-    return game__defer(w, e, game__op_set_velocity, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
@@ -2284,11 +2297,17 @@ static inline bool game_defer_remove_velocity(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_health = 7, game__op_set_health, game__op_remove_health = 9 };
 
 static inline bool game_defer_add_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__defer(w, e, game__op_add_health, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_health(game_world_t *w, ecs_entity_t e, game_health_t v) {
-    return game__defer(w, e, game__op_set_health, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
@@ -2301,11 +2320,17 @@ static inline bool game_defer_remove_health(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_name = 10, game__op_set_name, game__op_remove_name = 12 };
 
 static inline bool game_defer_add_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__defer(w, e, game__op_add_name, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_name(game_world_t *w, ecs_entity_t e, game_name_t v) {
-    return game__defer(w, e, game__op_set_name, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
@@ -2318,11 +2343,17 @@ static inline bool game_defer_remove_name(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_target = 13, game__op_set_target, game__op_remove_target = 15 };
 
 static inline bool game_defer_add_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__defer(w, e, game__op_add_target, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_target, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_target(game_world_t *w, ecs_entity_t e, game_target_t v) {
-    return game__defer(w, e, game__op_set_target, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_target, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
@@ -2335,11 +2366,19 @@ static inline bool game_defer_remove_target(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_cargo = 16, game__op_set_cargo, game__op_remove_cargo = 18 };
 
 static inline bool game_defer_add_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__defer(w, e, game__op_add_cargo, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_cargo, &slot)) { return false; }
+    memcpy((char *)slot + offsetof(game_cargo_t, items), &v.items, sizeof v.items);
+    memcpy((char *)slot + offsetof(game_cargo_t, count), &v.count, sizeof v.count);
+    return true;
 }
 
 static inline bool game_defer_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t v) {
-    return game__defer(w, e, game__op_set_cargo, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_cargo, &slot)) { return false; }
+    memcpy((char *)slot + offsetof(game_cargo_t, items), &v.items, sizeof v.items);
+    memcpy((char *)slot + offsetof(game_cargo_t, count), &v.count, sizeof v.count);
+    return true;
 }
 
 static inline bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
@@ -2352,11 +2391,17 @@ static inline bool game_defer_remove_cargo(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_mood = 19, game__op_set_mood, game__op_remove_mood = 21 };
 
 static inline bool game_defer_add_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__defer(w, e, game__op_add_mood, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_mood, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v) {
-    return game__defer(w, e, game__op_set_mood, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_mood, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
@@ -2369,11 +2414,17 @@ static inline bool game_defer_remove_mood(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_lifetime = 22, game__op_set_lifetime, game__op_remove_lifetime = 24 };
 
 static inline bool game_defer_add_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__defer(w, e, game__op_add_lifetime, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_lifetime, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifetime_t v) {
-    return game__defer(w, e, game__op_set_lifetime, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_lifetime, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
@@ -2386,11 +2437,17 @@ static inline bool game_defer_remove_lifetime(game_world_t *w, ecs_entity_t e) {
 enum { game__op_add_radius = 25, game__op_set_radius, game__op_remove_radius = 27 };
 
 static inline bool game_defer_add_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__defer(w, e, game__op_add_radius, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_add_radius, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_set_radius(game_world_t *w, ecs_entity_t e, game_radius_t v) {
-    return game__defer(w, e, game__op_set_radius, &v);
+    void *slot;
+    if (!game__defer(w, e, game__op_set_radius, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool game_defer_remove_radius(game_world_t *w, ecs_entity_t e) {

@@ -1487,8 +1487,9 @@ server_replication_view_t server_query_replication(server_world_t *w);
 /* Internal: a change waits in w->deferred.commands as a command code and an entity; an add or set
  * keeps its value in w->deferred.values. Applying walks the metadata table (server_meta)
  * instead of a case per component. */
-/* Internal: records command op for e, with v (NULL: none) the value of op's component; false when e is stale or there is no room. */
-bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, const void *v);
+/* Internal: records command op for e (with slot: and a zeroed value of op's component, its place in *slot,
+ * for the caller to write); false when e is stale or there is no room. */
+bool server__defer(server_world_t *w, ecs_entity_t e, uint32_t op, void **slot);
 
 #ifndef SERVER__DEFINED_DEFER_DESTROY
 #define SERVER__DEFINED_DEFER_DESTROY
@@ -1504,11 +1505,17 @@ static inline bool server_defer_destroy(server_world_t *w, ecs_entity_t e) {
 enum { server__op_add_position = 1, server__op_set_position, server__op_remove_position = 3 };
 
 static inline bool server_defer_add_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__defer(w, e, server__op_add_position, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_set_position(server_world_t *w, ecs_entity_t e, server_position_t v) {
-    return server__defer(w, e, server__op_set_position, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_position, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_remove_position(server_world_t *w, ecs_entity_t e) {
@@ -1521,11 +1528,17 @@ static inline bool server_defer_remove_position(server_world_t *w, ecs_entity_t 
 enum { server__op_add_velocity = 4, server__op_set_velocity, server__op_remove_velocity = 6 };
 
 static inline bool server_defer_add_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__defer(w, e, server__op_add_velocity, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_set_velocity(server_world_t *w, ecs_entity_t e, server_velocity_t v) {
-    return server__defer(w, e, server__op_set_velocity, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_velocity, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t e) {
@@ -1538,11 +1551,17 @@ static inline bool server_defer_remove_velocity(server_world_t *w, ecs_entity_t 
 enum { server__op_add_health = 7, server__op_set_health, server__op_remove_health = 9 };
 
 static inline bool server_defer_add_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__defer(w, e, server__op_add_health, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_set_health(server_world_t *w, ecs_entity_t e, server_health_t v) {
-    return server__defer(w, e, server__op_set_health, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_health, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_remove_health(server_world_t *w, ecs_entity_t e) {
@@ -1555,11 +1574,17 @@ static inline bool server_defer_remove_health(server_world_t *w, ecs_entity_t e)
 enum { server__op_add_name = 10, server__op_set_name, server__op_remove_name = 12 };
 
 static inline bool server_defer_add_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__defer(w, e, server__op_add_name, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_set_name(server_world_t *w, ecs_entity_t e, server_name_t v) {
-    return server__defer(w, e, server__op_set_name, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_name, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_remove_name(server_world_t *w, ecs_entity_t e) {
@@ -1585,11 +1610,17 @@ static inline bool server_defer_remove_player(server_world_t *w, ecs_entity_t e)
 enum { server__op_add_target = 16, server__op_set_target, server__op_remove_target = 18 };
 
 static inline bool server_defer_add_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__defer(w, e, server__op_add_target, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_target, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_set_target(server_world_t *w, ecs_entity_t e, server_target_t v) {
-    return server__defer(w, e, server__op_set_target, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_target, &slot)) { return false; }
+    memcpy(slot, &v, sizeof v);
+    return true;
 }
 
 static inline bool server_defer_remove_target(server_world_t *w, ecs_entity_t e) {
@@ -1602,11 +1633,19 @@ static inline bool server_defer_remove_target(server_world_t *w, ecs_entity_t e)
 enum { server__op_add_connection = 19, server__op_set_connection, server__op_remove_connection = 21 };
 
 static inline bool server_defer_add_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__defer(w, e, server__op_add_connection, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_add_connection, &slot)) { return false; }
+    memcpy((char *)slot + offsetof(server_connection_t, peer), &v.peer, sizeof v.peer);
+    memcpy((char *)slot + offsetof(server_connection_t, ping_ms), &v.ping_ms, sizeof v.ping_ms);
+    return true;
 }
 
 static inline bool server_defer_set_connection(server_world_t *w, ecs_entity_t e, server_connection_t v) {
-    return server__defer(w, e, server__op_set_connection, &v);
+    void *slot;
+    if (!server__defer(w, e, server__op_set_connection, &slot)) { return false; }
+    memcpy((char *)slot + offsetof(server_connection_t, peer), &v.peer, sizeof v.peer);
+    memcpy((char *)slot + offsetof(server_connection_t, ping_ms), &v.ping_ms, sizeof v.ping_ms);
+    return true;
 }
 
 static inline bool server_defer_remove_connection(server_world_t *w, ecs_entity_t e) {

@@ -584,7 +584,6 @@ class Schema:
         self.deferred_fit_fn = self.names.internal("deferred", "fit")
         self.deferred_grown_fn = self.names.internal("deferred", "grown")
         self.defer_fn = self.names.internal("defer")
-        self.deferred_value_fn = self.names.internal("deferred", "value")  # a value into the buffer's slot
         self.op_destroy = self.names.internal("op", "destroy")
         self.spawned_fn = self.names.internal("groups", "spawned")
         self.spawned_bits_fn = self.names.internal("groups", "spawned", "bits")
