@@ -77,24 +77,6 @@ void {name}_system_s{k}({name}_s{k}_t *ECS_RESTRICT s) {{
 }}
 """
 
-MAIN_SYSTEMS_C = """#include <stdio.h>
-#include "{name}_ecs.h"
-
-int main(void) {{
-    {name}_world_t *w = {name}_world_new();
-    if (!w) return 1;
-    for (int i = 0; i < 100; i++) {{
-        ecs_entity_t e = {name}_spawn(w, &({name}_spawn_desc_t){{.position = &({name}_position_t){{0}},
-            .velocity = &({name}_velocity_t){{1, 0}}}});
-        {name}_add_filler0(w, e, ({name}_filler0_t){{1}});
-    }}
-    {name}_step(w, 0.5f);
-    printf("%zu\\n", {name}_count_position(w));
-    {name}_world_free(w);
-    return 0;
-}}
-"""
-
 MAIN_C = """#include <stdio.h>
 #include "{name}_ecs.h"
 
@@ -107,9 +89,7 @@ int main(void) {{
             .velocity = &({name}_velocity_t){{1, 0}}}});
         {name}_add_filler0(w, e, ({name}_filler0_t){{1}});
     }}
-    int n = 0;
-{calls}    printf("%d\\n", n);
-    {name}_world_free(w);
+{body}    {name}_world_free(w);
     return 0;
 }}
 """
@@ -134,13 +114,15 @@ def make_project(directory, count, systems, style):
         outputs += [f"{name}_ecs_views.c", f"{name}_ecs_data.c"] + [f"{name}_system_s{k}.h" for k in range(systems)]
         for k in range(systems):
             write(os.path.join(directory, files[k]), SYSTEM_DEFINED_C.format(name=name, NAME=name.upper(), k=k))
-        write(os.path.join(directory, "main.c"), MAIN_SYSTEMS_C.format(name=name))
+        body = f'    {name}_step(w, 0.5f);\n    printf("%zu\\n", {name}_count_position(w));\n'
+        write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls="", body=body))
     else:
         for k in range(systems):
             write(os.path.join(directory, files[k]), SYSTEM_C.format(name=name, NAME=name.upper(), k=k))
         decls = "".join(f"int system_{k}({name}_world_t *w, float dt);\n" for k in range(systems))
         calls = "".join(f"    n += system_{k}(w, 0.5f);\n" for k in range(systems))
-        write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls=decls, calls=calls))
+        body = f'    int n = 0;\n{calls}    printf("%d\\n", n);\n'
+        write(os.path.join(directory, "main.c"), MAIN_C.format(name=name, decls=decls, body=body))
     write(os.path.join(directory, name + ".json"), json.dumps(document, indent=1) + "\n")
     write(os.path.join(directory, "meson.build"),
           MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files),
