@@ -1606,6 +1606,11 @@ size_t editor_recorder_memory(const editor_recorder_t *rec);
 
 /* ---- Internal: what the parts of the .c call in one another ------------------------- */
 /* editor_ecs.c, and with ecsgen --split-c editor_ecs_views.c and editor_ecs_data.c. */
+void editor__check_deferred(const editor_world_t *w, const char *call, bool save);
+bool editor__deferred_fit(editor_world_t *w, uint32_t n, uint32_t m);
+bool editor__groups_pending_fit(editor_world_t *w, uint32_t n);
+bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint32_t n);
+
 /* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
  * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
  * mark byte); a remove leaves the mark, since other pools of the class may still hold the
@@ -1620,10 +1625,6 @@ static inline uint64_t editor__pools_of(const editor_world_t *w, uint32_t i, uin
     if (!(all_but_one & (all_but_one - 1u))) { return pools; }
     return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
-void editor__check_deferred(const editor_world_t *w, const char *call, bool save);
-bool editor__deferred_fit(editor_world_t *w, uint32_t n, uint32_t m);
-bool editor__groups_pending_fit(editor_world_t *w, uint32_t n);
-bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint32_t n);
 
 #ifdef __cplusplus
 }

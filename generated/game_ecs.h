@@ -2750,6 +2750,17 @@ size_t game_recorder_memory(const game_recorder_t *rec);
 
 /* ---- Internal: what the parts of the .c call in one another ------------------------- */
 /* game_ecs.c, and with ecsgen --split-c game_ecs_views.c and game_ecs_data.c. */
+void game__check_deferred(const game_world_t *w, const char *call, bool save);
+bool game__groups_pending_fit(game_world_t *w, uint32_t n);
+bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n);
+bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n);
+bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n);
+void game__systems_free(game_world_t *w);
+#ifndef __cplusplus /* the buffers' struct is named in the world struct, which C++ scopes */
+extern _Thread_local struct game__deferred *game__buffer;
+bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m);
+#endif
+
 /* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
  * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
  * mark byte); a remove leaves the mark, since other pools of the class may still hold the
@@ -2764,16 +2775,6 @@ static inline uint64_t game__pools_of(const game_world_t *w, uint32_t i, uint32_
     if (!(all_but_one & (all_but_one - 1u))) { return pools; }
     return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
-void game__check_deferred(const game_world_t *w, const char *call, bool save);
-bool game__groups_pending_fit(game_world_t *w, uint32_t n);
-bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n);
-bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n);
-bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n);
-void game__systems_free(game_world_t *w);
-#ifndef __cplusplus /* the buffers' struct is named in the world struct, which C++ scopes */
-extern _Thread_local struct game__deferred *game__buffer;
-bool game__buffer_fit(struct game__deferred *d, uint32_t n, uint32_t m);
-#endif
 
 #ifdef __cplusplus
 }

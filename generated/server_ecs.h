@@ -1752,6 +1752,11 @@ size_t server_recorder_memory(const server_recorder_t *rec);
 
 /* ---- Internal: what the parts of the .c call in one another ------------------------- */
 /* server_ecs.c, and with ecsgen --split-c server_ecs_views.c and server_ecs_data.c. */
+void server__check_deferred(const server_world_t *w, const char *call, bool save);
+bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m);
+bool server__groups_pending_fit(server_world_t *w, uint32_t n);
+bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n);
+
 /* The pools of word k of nonempty_pools that the live entity at slot i may be in. Every
  * sparse insert marks the entity with its pool's class (pool index % 8, a bit of the slot's
  * mark byte); a remove leaves the mark, since other pools of the class may still hold the
@@ -1766,10 +1771,6 @@ static inline uint64_t server__pools_of(const server_world_t *w, uint32_t i, uin
     if (!(all_but_one & (all_but_one - 1u))) { return pools; }
     return pools & (w->entities.mark[i] * UINT64_C(0x0101010101010101)); /* the classes' bits in every byte */
 }
-void server__check_deferred(const server_world_t *w, const char *call, bool save);
-bool server__deferred_fit(server_world_t *w, uint32_t n, uint32_t m);
-bool server__groups_pending_fit(server_world_t *w, uint32_t n);
-bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n);
 
 #ifdef __cplusplus
 }
