@@ -58,11 +58,6 @@ def split_c_files(name):
     return [SPLIT_C.file.format(name=name, part=part) for part in SPLIT_C_PARTS]
 
 
-def system_header_files(name, systems):
-    """The file names --system-headers adds for a schema called `name` with these systems."""
-    return [SYSTEM_HEADER.file.format(name=name, system=x) for x in systems]
-
-
 def in_out_dir():
     """The outputs --out DIR writes, in the order meson lists them (the header first)."""
     return [o for o in OUTPUTS if o.file]

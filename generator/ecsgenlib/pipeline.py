@@ -22,9 +22,8 @@ def generate(schema_file, out=None, files=None, system_headers=False, split_c=Fa
         for part, file in zip(outputs.SPLIT_C_PARTS, outputs.split_c_files(schema.name)):
             rendered[os.path.join(out, file)] = render.render_c_part(schema, part, file)
     if out and system_headers:
-        names = outputs.system_header_files(schema.name, [x.name for x in schema.systems])
-        for x, file in zip(schema.systems, names):
-            rendered[os.path.join(out, file)] = render.render_system_header(schema, x, file)
+        for x in schema.systems:
+            rendered[os.path.join(out, x.header_file)] = render.render_system_header(schema, x, x.header_file)
     return rendered, inputs + generator_files()
 
 
@@ -33,7 +32,7 @@ def output_names(schema_file, system_headers=False, split_c=False):
     with `split_c` the .c's other parts)."""
     schema, _ = build(schema_file)
     names = outputs.out_files(schema.name) + (outputs.split_c_files(schema.name) if split_c else [])
-    return names + (outputs.system_header_files(schema.name, [x.name for x in schema.systems]) if system_headers else [])
+    return names + ([x.header_file for x in schema.systems] if system_headers else [])
 
 
 def build(schema_file):

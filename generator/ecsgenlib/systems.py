@@ -23,6 +23,7 @@ The rules (docs/systems.md says them for users):
 """
 
 from .errors import SchemaError, did_you_mean
+from .outputs import SYSTEM_HEADER
 
 
 class System:
@@ -54,6 +55,7 @@ class System:
         self.run_fn = names.internal("run", name)  # its body over a range of the prepared context
         self.upper = name.upper()
         self.header_guard = names.macro("system", name, "h")  # its own header's (system.h.j2)
+        self.header_file = SYSTEM_HEADER.file.format(name=names.prefix, system=name)
 
     @property
     def members(self):
