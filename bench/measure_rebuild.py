@@ -131,18 +131,32 @@ def make_project(directory, count, systems, style):
     return name
 
 
-def ninja_log(build, since_ns):
-    """The steps of build/.ninja_log whose output was written since since_ns (ninja 1.10+
-    records mtimes in ns; the log may be compacted between runs, so its order says
-    nothing): (start ms, end ms, output)."""
-    last = {}  # an output's last line: the log keeps earlier runs' lines until ninja compacts it
-    with open(os.path.join(build, ".ninja_log"), encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#"):
-                continue
-            start, end, mtime, output = line.split("\t")[:4]
-            last[output] = (int(start), int(end), int(mtime))
-    return [(start, end, output) for output, (start, end, mtime) in last.items() if mtime >= since_ns]
+def ninja_log_lines(build):
+    """The step lines of build/.ninja_log, in order (none before the first build)."""
+    try:
+        with open(os.path.join(build, ".ninja_log"), encoding="utf-8") as f:
+            return [line for line in f if not line.startswith("#")]
+    except FileNotFoundError:
+        return []
+
+
+def ninja_log_mark(build):
+    """Where the next run's lines of build/.ninja_log will start. ninja appends a line per
+    output it builds; compacted first, the log is not rewritten during the next run, so
+    its new lines are exactly those past this mark. (An output's mtime in the log does not
+    tell which ran: for a generator's outputs, which ninja restats, it is the newest
+    input's, the schema's, from before the run.)"""
+    run("ninja", "-C", build, "-t", "recompact", cwd=build)
+    return len(ninja_log_lines(build))
+
+
+def ninja_steps(build, mark):
+    """The steps ninja ran since ninja_log_mark returned mark: (start ms, end ms, output)."""
+    steps = []
+    for line in ninja_log_lines(build)[mark:]:
+        start, end, _, output = line.rstrip("\n").split("\t")[:4]
+        steps.append((int(start), int(end), output))
+    return steps
 
 
 def classify(output, name):
@@ -170,8 +184,7 @@ def timed_build(build, name):
     """Runs ninja in the build directory, as `meson compile` does after its own start (about
     0.3 s of Python, not counted: `ninja -C build` skips it); returns wall and CPU seconds
     (user + system, every process) and the steps ninja ran, by part."""
-    time.sleep(0.1)  # file times tick by the kernel's coarse clock: apart from the last build's
-    since = time.time_ns() - 20_000_000
+    mark = ninja_log_mark(build)
     start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     run("ninja", "-C", build, cwd=build, env=USER_ENV)
     wall = time.perf_counter() - start
@@ -179,7 +192,7 @@ def timed_build(build, name):
     cpu = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
     steps = {}
     seen = set()
-    for begin, end, output in ninja_log(build, since):
+    for begin, end, output in ninja_steps(build, mark):
         part = classify(output, name)
         key = (begin, end, part)
         if part == "generator" and key in seen:  # one run writes both files

@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,10 +24,9 @@ import measure_rebuild  # noqa: E402  (bench/: the project it times)
 class RebuildTest(unittest.TestCase):
     def compiled(self, build):
         """The sources ninja compiled in a build run now (base names)."""
-        time.sleep(0.1)  # file times tick by the kernel's coarse clock: apart from the last build's
-        since = time.time_ns() - 20_000_000
+        mark = measure_rebuild.ninja_log_mark(build)
         run("ninja", "-C", build, cwd=build)
-        outputs = [output for _, _, output in measure_rebuild.ninja_log(build, since)]
+        outputs = [output for _, _, output in measure_rebuild.ninja_steps(build, mark)]
         return sorted(os.path.basename(o)[:-2].replace("meson-generated_.._", "") for o in outputs if o.endswith(".o"))
 
     def edit(self, schema, component):
