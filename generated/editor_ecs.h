@@ -394,7 +394,7 @@ void editor__hooks_put(editor_world_t *w, editor_hooks_t *at, const editor_hooks
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
-#ifndef EDITOR__NO_COMPONENT_API /* defined by editor_ecs_data.c (--split-c), which calls none of it */
+#ifndef EDITOR__NO_COMPONENT_API /* defined by the parts of the .c that call none of it (--split-c) */
 
 /* position */
 static inline bool editor_has_position(const editor_world_t *w, ecs_entity_t e) {

@@ -574,7 +574,7 @@ void game__hooks_put(game_world_t *w, game_hooks_t *at, const game_hooks_t *hook
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
-#ifndef GAME__NO_COMPONENT_API /* defined by game_ecs_data.c (--split-c), which calls none of it */
+#ifndef GAME__NO_COMPONENT_API /* defined by the parts of the .c that call none of it (--split-c) */
 
 /* position */
 static inline bool game_has_position(const game_world_t *w, ecs_entity_t e) {

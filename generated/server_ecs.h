@@ -411,7 +411,7 @@ void server__hooks_put(server_world_t *w, server_hooks_t *at, const server_hooks
  * the component already. remove: false when absent. ref: pointers to e's fields, all NULL
  * when stale or absent, valid until the next add, remove, spawn or destroy. add, set and
  * spawn return false (and change nothing) when out of memory. */
-#ifndef SERVER__NO_COMPONENT_API /* defined by server_ecs_data.c (--split-c), which calls none of it */
+#ifndef SERVER__NO_COMPONENT_API /* defined by the parts of the .c that call none of it (--split-c) */
 
 /* position */
 static inline bool server_has_position(const server_world_t *w, ecs_entity_t e) {
