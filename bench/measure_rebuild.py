@@ -43,6 +43,9 @@ from projects import copy_repository, run  # noqa: E402  (what the consumer test
 
 EDITED = "filler50"
 
+# The generator's flags in each project style (the module's docstring).
+STYLE_FLAGS = {"systems": ["--system-headers", "--split-c"], "each": []}
+
 MESON_BUILD = """project('rebuild', 'c', default_options: ['c_std=c11', 'warning_level=3', 'werror=true'])
 ecsgen_dep = dependency('ecsgen', fallback: ['ecsgen', 'ecsgen_dep'])
 ecsgen = find_program('ecsgen')
@@ -127,7 +130,7 @@ def make_project(directory, count, systems, style):
     write(os.path.join(directory, "meson.build"),
           MESON_BUILD.format(name=name, systems=", ".join(f"'{f}'" for f in files),
                              outputs=", ".join(f"'{o}'" for o in outputs),
-                             flags=", '--system-headers', '--split-c'" if style == "systems" else ""))
+                             flags="".join(f", '{flag}'" for flag in STYLE_FLAGS[style])))
     return name
 
 
@@ -210,7 +213,7 @@ def cpu_of(command, cwd):
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def parts_alone(project, build, name, repeat=3):
+def parts_alone(project, build, name, style, repeat=3):
     """The CPU time of each part of a rebuild, each run alone (best of REPEAT: the least
     disturbed by other jobs): the generator, each generated .c's compile, a user TU's compile
     (system_0.c) and an empty TU that only includes the header."""
@@ -237,9 +240,7 @@ def parts_alone(project, build, name, repeat=3):
         return out + ["-o", os.devnull]
 
     generator = [sys.executable, os.path.join(project, "subprojects", "ecsgen", "generator", "ecsgen.py"),
-                 os.path.join(project, name + ".json"), "--out", os.path.join(project, "alone")]
-    with open(os.path.join(project, "meson.build"), encoding="utf-8") as f:
-        generator += ["--split-c", "--system-headers"] if "--split-c" in f.read() else []
+                 os.path.join(project, name + ".json"), "--out", os.path.join(project, "alone"), *STYLE_FLAGS[style]]
     steps = {"generator": generator}
     for source in sorted(s for s in commands if s.startswith(name + "_ecs")):
         steps[source] = compile_alone(source, commands[source]["file"])
@@ -282,7 +283,7 @@ def measure(tmp, count, systems, opt, edits, style):
         edit(os.path.join(project, name + ".json"), add=(k % 2 == 0))
         wall, cpu, steps = timed_build(build, name)
         result["rebuilds"].append({"wall s": round(wall, 2), "cpu s": round(cpu, 2), "steps": summarise(steps)})
-    result["parts alone, CPU s"] = parts_alone(project, build, name)
+    result["parts alone, CPU s"] = parts_alone(project, build, name, style)
     if result["rebuilds"]:
         for key in ("wall s", "cpu s"):
             result["rebuild median " + key] = round(statistics.median(r[key] for r in result["rebuilds"]), 2)

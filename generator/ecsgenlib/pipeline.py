@@ -17,13 +17,9 @@ def generate(schema_file, out=None, files=None, system_headers=False, split_c=Fa
     split_c = bool(out and split_c)
     paths = [(o, os.path.join(out, o.file.format(name=schema.name))) for o in outputs.in_out_dir() if out]
     paths += [(o, files[outputs.dest(o)]) for o in outputs.opt_in() if files.get(outputs.dest(o))]
-    rendered = {path: render.render_output(schema, o, os.path.basename(path), split_c) for o, path in paths}
-    if split_c:
-        for part, file in zip(outputs.SPLIT_C_PARTS, outputs.split_c_files(schema.name)):
-            rendered[os.path.join(out, file)] = render.render_c_part(schema, part, file)
-    if out and system_headers:
-        for x in schema.systems:
-            rendered[os.path.join(out, x.header_file)] = render.render_system_header(schema, x, x.header_file)
+    rendered = {path: render.render_output(schema, o, os.path.basename(path), split=split_c) for o, path in paths}
+    for output, file, variables in _extras(schema, system_headers and out, split_c):
+        rendered[os.path.join(out, file)] = render.render_output(schema, output, file, **variables)
     return rendered, inputs + generator_files()
 
 
@@ -31,8 +27,18 @@ def output_names(schema_file, system_headers=False, split_c=False):
     """The file names --out writes for this schema (with `system_headers` its systems' too,
     with `split_c` the .c's other parts)."""
     schema, _ = build(schema_file)
-    names = outputs.out_files(schema.name) + (outputs.split_c_files(schema.name) if split_c else [])
-    return names + ([x.header_file for x in schema.systems] if system_headers else [])
+    return outputs.out_files(schema.name) + [file for _, file, _ in _extras(schema, system_headers, split_c)]
+
+
+def _extras(schema, system_headers, split_c):
+    """(output, file name, its template's variables) of each file outputs.EXTRAS adds."""
+    extras = []
+    if split_c:
+        extras += [(outputs.SPLIT_C, file, {"part": part, "split": True})
+                   for part, file in zip(outputs.SPLIT_C_PARTS, outputs.split_c_files(schema.name))]
+    if system_headers:
+        extras += [(outputs.SYSTEM_HEADER, x.header_file, {"x": x}) for x in schema.systems]
+    return extras
 
 
 def build(schema_file):

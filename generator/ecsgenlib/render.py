@@ -10,7 +10,6 @@ import jinja2
 from .c_literals import c_string
 from . import VERSION
 from .model import meta_string
-from .outputs import SPLIT_C, SYSTEM_HEADER
 
 _BACKTICKS = re.compile("`+")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
@@ -102,23 +101,13 @@ def _environment():
     return env
 
 
-def render_output(schema, output, file, split=False):
-    """The text of one output (a row of outputs.OUTPUTS) of the schema, `file` its base name;
-    `split`: the .c is split in parts (outputs.SPLIT_C_PARTS)."""
+def render_output(schema, output, file, **variables):
+    """The text of one output (a row of outputs.OUTPUTS or EXTRAS) of the schema, `file` its
+    base name; `variables`: more for its template (split=True: the .c in parts; part: which
+    part, for part.c.j2; x: the system, for system.h.j2)."""
     env = _environment()
     extra = globals()[output.context](env, schema) if output.context else {}
-    return env.get_template(output.template).render(s=schema, file=file, split=split, **extra)
-
-
-def render_c_part(schema, part, file):
-    """The text of one part of the split .c (outputs.SPLIT_C_PARTS); <name>_ecs.c is then
-    ecs.c.j2 rendered with split=True."""
-    return _environment().get_template(SPLIT_C.template).render(s=schema, part=part, file=file, split=True)
-
-
-def render_system_header(schema, system, file):
-    """The text of system `system`'s own header (outputs.SYSTEM_HEADER)."""
-    return _environment().get_template(SYSTEM_HEADER.template).render(s=schema, x=system, file=file)
+    return env.get_template(output.template).render(s=schema, file=file, **variables, **extra)
 
 
 def inspector_context(env, schema):

@@ -108,10 +108,7 @@ class System:
     def header_types(self):
         """The data components whose value types its own header defines: its context's, and
         those its recorded adds and sets take."""
-        seen = {}
-        for c in self.members + self.singletons + self.adds + self.removes:
-            if not c.tag:
-                seen.setdefault(c.name, c)
+        seen = {c.name: c for c in self.members + self.singletons + self.deferred if not c.tag}
         return list(seen.values())
 
     @property
