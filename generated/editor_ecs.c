@@ -13,9 +13,7 @@
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -32,8 +30,7 @@ static void editor__position_swap(editor_position_pool_t *p, uint32_t a, uint32_
  * are dropped, never read): see editor__groups_drop. */
 static void editor__position_fill(editor_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -41,9 +38,7 @@ static void editor__position_fill(editor_position_pool_t *p, uint32_t row, uint3
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -60,8 +55,7 @@ static void editor__velocity_swap(editor_velocity_pool_t *p, uint32_t a, uint32_
  * are dropped, never read): see editor__groups_drop. */
 static void editor__velocity_fill(editor_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -535,8 +529,7 @@ static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_position_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     float *col0;
     memcpy(&col0, pool + offsetof(editor_position_pool_t, x), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(editor_position_t, x), sizeof col0[row]);
@@ -544,11 +537,9 @@ static inline bool editor__shape0_insert(editor_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(editor_position_pool_t, y), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(editor_position_t, y), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see editor__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     EDITOR__CHANGED(w, ops->added);
     return true;
 }
@@ -561,10 +552,9 @@ static inline void editor__shape0_erase(editor_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
 #endif
     EDITOR__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(editor_position_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_position_pool_t, marks)), row);
     float *col0;
     memcpy(&col0, pool + offsetof(editor_position_pool_t, x), sizeof col0);
     col0[row] = col0[from];
@@ -582,8 +572,7 @@ static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_health_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     int32_t *col0;
     memcpy(&col0, pool + offsetof(editor_health_pool_t, current), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(editor_health_t, current), sizeof col0[row]);
@@ -591,11 +580,9 @@ static inline bool editor__shape1_insert(editor_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(editor_health_pool_t, max), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(editor_health_t, max), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see editor__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     EDITOR__CHANGED(w, ops->added);
     return true;
 }
@@ -608,10 +595,9 @@ static inline void editor__shape1_erase(editor_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
 #endif
     EDITOR__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(editor_health_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_health_pool_t, marks)), row);
     int32_t *col0;
     memcpy(&col0, pool + offsetof(editor_health_pool_t, current), sizeof col0);
     col0[row] = col0[from];
@@ -629,17 +615,14 @@ static inline bool editor__shape2_insert(editor_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_name_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(editor_name_pool_t, value), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(editor_name_t, value), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see editor__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     EDITOR__CHANGED(w, ops->added);
     return true;
 }
@@ -652,10 +635,9 @@ static inline void editor__shape2_erase(editor_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
 #endif
     EDITOR__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(editor_name_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_name_pool_t, marks)), row);
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(editor_name_pool_t, value), sizeof col0);
     memcpy(col0[row], col0[from], sizeof col0[row]);
@@ -674,11 +656,9 @@ static inline bool editor__shape3_insert(editor_world_t *w, uint32_t k, ecs_enti
     (void)value; /* tags: none */
     ecs_sparse_insert(set, e);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see editor__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     EDITOR__CHANGED(w, ops->added);
     return true;
 }
@@ -705,8 +685,7 @@ static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &editor_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_gizmo_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     editor_gizmo_kind_t *col0;
     memcpy(&col0, pool + offsetof(editor_gizmo_pool_t, kind), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(editor_gizmo_t, kind), sizeof col0[row]);
@@ -714,11 +693,9 @@ static inline bool editor__shape4_insert(editor_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(editor_gizmo_pool_t, size), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(editor_gizmo_t, size), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see editor__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see editor__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     EDITOR__CHANGED(w, ops->added);
     return true;
 }
@@ -731,10 +708,9 @@ static inline void editor__shape4_erase(editor_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) editor__erase_check_fail(k);
 #endif
     EDITOR__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(editor_gizmo_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(editor_gizmo_pool_t, marks)), row);
     editor_gizmo_kind_t *col0;
     memcpy(&col0, pool + offsetof(editor_gizmo_pool_t, kind), sizeof col0);
     col0[row] = col0[from];
@@ -827,6 +803,7 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, k, e, value)) return false;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mark byte (a shape's insert leaves it to its caller) */
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -1452,7 +1429,7 @@ static uint64_t editor__snap_marks_reset(editor_world_t *w, uint64_t epoch) {
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);
-            rows = set->count;
+            rows = set->marks.rows; /* the columns' cover no more rows (ecs_marks_leave) */
         }
         if (c->marks_offset) ecs_marks_reset((ecs_marks_t *)(void *)((char *)w + c->marks_offset), rows);
     }

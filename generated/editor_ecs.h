@@ -406,9 +406,8 @@ static inline size_t editor_count_position(const editor_world_t *w) {
     return w->components.position.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void editor__position_write(editor_position_pool_t *p, uint32_t row, const editor_position_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -435,10 +434,9 @@ static inline void editor__position_erase(editor_world_t *w, ecs_entity_t e, uin
     editor_position_pool_t *p = &w->components.position;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_position of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_position and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -459,6 +457,7 @@ static inline bool editor_set_position(editor_world_t *w, ecs_entity_t e, editor
         editor__position_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.position.marks, row);
     editor__position_write(&w->components.position, row, &v);
     return true;
 }
@@ -517,9 +516,8 @@ static inline size_t editor_count_velocity(const editor_world_t *w) {
     return w->components.velocity.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void editor__velocity_write(editor_velocity_pool_t *p, uint32_t row, const editor_velocity_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -546,10 +544,9 @@ static inline void editor__velocity_erase(editor_world_t *w, ecs_entity_t e, uin
     editor_velocity_pool_t *p = &w->components.velocity;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_velocity of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_velocity and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -570,6 +567,7 @@ static inline bool editor_set_velocity(editor_world_t *w, ecs_entity_t e, editor
         editor__velocity_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.velocity.marks, row);
     editor__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
@@ -628,9 +626,8 @@ static inline size_t editor_count_health(const editor_world_t *w) {
     return w->components.health.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void editor__health_write(editor_health_pool_t *p, uint32_t row, const editor_health_t *v) {
-    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -657,10 +654,9 @@ static inline void editor__health_erase(editor_world_t *w, ecs_entity_t e, uint3
     editor_health_pool_t *p = &w->components.health;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_health of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_health and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -675,6 +671,7 @@ static inline bool editor_set_health(editor_world_t *w, ecs_entity_t e, editor_h
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) { return editor__health_insert(w, e, &v); }
+    ecs_mark(&w->components.health.marks, row);
     editor__health_write(&w->components.health, row, &v);
     return true;
 }
@@ -728,9 +725,8 @@ static inline size_t editor_count_name(const editor_world_t *w) {
     return w->components.name.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void editor__name_write(editor_name_pool_t *p, uint32_t row, const editor_name_t *v) {
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -756,10 +752,9 @@ static inline void editor__name_erase(editor_world_t *w, ecs_entity_t e, uint32_
     editor_name_pool_t *p = &w->components.name;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_name of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_name and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -773,6 +768,7 @@ static inline bool editor_set_name(editor_world_t *w, ecs_entity_t e, editor_nam
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) { return editor__name_insert(w, e, &v); }
+    ecs_mark(&w->components.name.marks, row);
     editor__name_write(&w->components.name, row, &v);
     return true;
 }
@@ -936,9 +932,8 @@ static inline size_t editor_count_gizmo(const editor_world_t *w) {
     return w->components.gizmo.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void editor__gizmo_write(editor_gizmo_pool_t *p, uint32_t row, const editor_gizmo_t *v) {
-    ecs_mark(&p->marks, row);
     p->kind[row] = v->kind;
     p->size[row] = v->size;
 }
@@ -965,10 +960,9 @@ static inline void editor__gizmo_erase(editor_world_t *w, ecs_entity_t e, uint32
     editor_gizmo_pool_t *p = &w->components.gizmo;
     EDITOR__CHECK_ERASE(w, e, "editor_remove_gizmo of an entity other than it.id inside a macro loop (EDITOR_EACH...): record it with editor_defer_remove_gizmo and call editor_apply_deferred after the loop (docs/iteration.md)");
     EDITOR__CHANGED(w, "remove gizmo");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->kind[row] = p->kind[from];
     p->size[row] = p->size[from];
 }
@@ -983,6 +977,7 @@ static inline bool editor_set_gizmo(editor_world_t *w, ecs_entity_t e, editor_gi
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.gizmo.set, e);
     if (row == ECS_ROW_NONE) { return editor__gizmo_insert(w, e, &v); }
+    ecs_mark(&w->components.gizmo.marks, row);
     editor__gizmo_write(&w->components.gizmo, row, &v);
     return true;
 }

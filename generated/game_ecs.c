@@ -13,9 +13,7 @@
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -32,8 +30,7 @@ static void game__position_swap(game_position_pool_t *p, uint32_t a, uint32_t b)
  * are dropped, never read): see game__groups_drop. */
 static void game__position_fill(game_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -41,9 +38,7 @@ static void game__position_fill(game_position_pool_t *p, uint32_t row, uint32_t 
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -60,8 +55,7 @@ static void game__velocity_swap(game_velocity_pool_t *p, uint32_t a, uint32_t b)
  * are dropped, never read): see game__groups_drop. */
 static void game__velocity_fill(game_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -69,9 +63,7 @@ static void game__velocity_fill(game_velocity_pool_t *p, uint32_t row, uint32_t 
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->seconds[a];
         p->seconds[a] = p->seconds[b];
@@ -83,8 +75,7 @@ static void game__lifetime_swap(game_lifetime_pool_t *p, uint32_t a, uint32_t b)
  * are dropped, never read): see game__groups_drop. */
 static void game__lifetime_fill(game_lifetime_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->seconds[row] = p->seconds[from];
 }
 
@@ -775,8 +766,7 @@ static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_position_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     float *col0;
     memcpy(&col0, pool + offsetof(game_position_pool_t, x), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_position_t, x), sizeof col0[row]);
@@ -784,11 +774,9 @@ static inline bool game__shape0_insert(game_world_t *w, uint32_t k, ecs_entity_t
     memcpy(&col1, pool + offsetof(game_position_pool_t, y), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(game_position_t, y), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -801,10 +789,9 @@ static inline void game__shape0_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_position_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_position_pool_t, marks)), row);
     float *col0;
     memcpy(&col0, pool + offsetof(game_position_pool_t, x), sizeof col0);
     col0[row] = col0[from];
@@ -822,8 +809,7 @@ static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_health_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     int32_t *col0;
     memcpy(&col0, pool + offsetof(game_health_pool_t, current), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_health_t, current), sizeof col0[row]);
@@ -831,11 +817,9 @@ static inline bool game__shape1_insert(game_world_t *w, uint32_t k, ecs_entity_t
     memcpy(&col1, pool + offsetof(game_health_pool_t, max), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(game_health_t, max), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -848,10 +832,9 @@ static inline void game__shape1_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_health_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_health_pool_t, marks)), row);
     int32_t *col0;
     memcpy(&col0, pool + offsetof(game_health_pool_t, current), sizeof col0);
     col0[row] = col0[from];
@@ -869,17 +852,14 @@ static inline bool game__shape2_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_name_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(game_name_pool_t, value), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_name_t, value), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -892,10 +872,9 @@ static inline void game__shape2_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_name_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_name_pool_t, marks)), row);
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(game_name_pool_t, value), sizeof col0);
     memcpy(col0[row], col0[from], sizeof col0[row]);
@@ -910,17 +889,14 @@ static inline bool game__shape3_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_target_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     ecs_entity_t *col0;
     memcpy(&col0, pool + offsetof(game_target_pool_t, entity), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_target_t, entity), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -933,10 +909,9 @@ static inline void game__shape3_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_target_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_target_pool_t, marks)), row);
     ecs_entity_t *col0;
     memcpy(&col0, pool + offsetof(game_target_pool_t, entity), sizeof col0);
     col0[row] = col0[from];
@@ -951,8 +926,7 @@ static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_cargo_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     uint16_t (*col0)[8];
     memcpy(&col0, pool + offsetof(game_cargo_pool_t, items), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_cargo_t, items), sizeof col0[row]);
@@ -960,11 +934,9 @@ static inline bool game__shape4_insert(game_world_t *w, uint32_t k, ecs_entity_t
     memcpy(&col1, pool + offsetof(game_cargo_pool_t, count), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(game_cargo_t, count), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -977,10 +949,9 @@ static inline void game__shape4_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_cargo_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_cargo_pool_t, marks)), row);
     uint16_t (*col0)[8];
     memcpy(&col0, pool + offsetof(game_cargo_pool_t, items), sizeof col0);
     memcpy(col0[row], col0[from], sizeof col0[row]);
@@ -998,17 +969,14 @@ static inline bool game__shape5_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_mood_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     game_mood_state_t *col0;
     memcpy(&col0, pool + offsetof(game_mood_pool_t, state), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_mood_t, state), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -1021,10 +989,9 @@ static inline void game__shape5_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_mood_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_mood_pool_t, marks)), row);
     game_mood_state_t *col0;
     memcpy(&col0, pool + offsetof(game_mood_pool_t, state), sizeof col0);
     col0[row] = col0[from];
@@ -1040,17 +1007,14 @@ static inline bool game__shape6_insert(game_world_t *w, uint32_t k, ecs_entity_t
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &game_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_lifetime_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     float *col0;
     memcpy(&col0, pool + offsetof(game_lifetime_pool_t, seconds), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(game_lifetime_t, seconds), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -1063,10 +1027,9 @@ static inline void game__shape6_erase(game_world_t *w, uint32_t k, ecs_entity_t 
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) game__erase_check_fail(k);
 #endif
     GAME__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(game_lifetime_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(game_lifetime_pool_t, marks)), row);
     float *col0;
     memcpy(&col0, pool + offsetof(game_lifetime_pool_t, seconds), sizeof col0);
     col0[row] = col0[from];
@@ -1087,11 +1050,9 @@ static inline bool game__shape7_insert(game_world_t *w, uint32_t k, ecs_entity_t
     (void)value; /* tags: none */
     ecs_sparse_insert(set, e);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see game__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see game__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     GAME__CHANGED(w, ops->added);
     return true;
 }
@@ -1193,6 +1154,7 @@ GAME__COLD bool game__change(void *world, const ecs_meta_component_t *c, ecs_ent
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, k, e, value)) return false;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mark byte (a shape's insert leaves it to its caller) */
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -2505,7 +2467,7 @@ static uint64_t game__snap_marks_reset(game_world_t *w, uint64_t epoch) {
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);
-            rows = set->count;
+            rows = set->marks.rows; /* the columns' cover no more rows (ecs_marks_leave) */
         }
         if (c->marks_offset) ecs_marks_reset((ecs_marks_t *)(void *)((char *)w + c->marks_offset), rows);
     }

@@ -586,9 +586,8 @@ static inline size_t game_count_position(const game_world_t *w) {
     return w->components.position.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__position_write(game_position_pool_t *p, uint32_t row, const game_position_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -615,10 +614,9 @@ static inline void game__position_erase(game_world_t *w, ecs_entity_t e, uint32_
     game_position_pool_t *p = &w->components.position;
     GAME__CHECK_ERASE(w, e, "game_remove_position of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_position and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -640,6 +638,7 @@ static inline bool game_set_position(game_world_t *w, ecs_entity_t e, game_posit
         game__position_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.position.marks, row);
     game__position_write(&w->components.position, row, &v);
     return true;
 }
@@ -699,9 +698,8 @@ static inline size_t game_count_velocity(const game_world_t *w) {
     return w->components.velocity.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__velocity_write(game_velocity_pool_t *p, uint32_t row, const game_velocity_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -728,10 +726,9 @@ static inline void game__velocity_erase(game_world_t *w, ecs_entity_t e, uint32_
     game_velocity_pool_t *p = &w->components.velocity;
     GAME__CHECK_ERASE(w, e, "game_remove_velocity of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_velocity and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -753,6 +750,7 @@ static inline bool game_set_velocity(game_world_t *w, ecs_entity_t e, game_veloc
         game__velocity_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.velocity.marks, row);
     game__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
@@ -812,9 +810,8 @@ static inline size_t game_count_health(const game_world_t *w) {
     return w->components.health.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__health_write(game_health_pool_t *p, uint32_t row, const game_health_t *v) {
-    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -841,10 +838,9 @@ static inline void game__health_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     game_health_pool_t *p = &w->components.health;
     GAME__CHECK_ERASE(w, e, "game_remove_health of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_health and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -860,6 +856,7 @@ static inline bool game_set_health(game_world_t *w, ecs_entity_t e, game_health_
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) { return game__health_insert(w, e, &v); }
+    ecs_mark(&w->components.health.marks, row);
     game__health_write(&w->components.health, row, &v);
     return true;
 }
@@ -914,9 +911,8 @@ static inline size_t game_count_name(const game_world_t *w) {
     return w->components.name.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__name_write(game_name_pool_t *p, uint32_t row, const game_name_t *v) {
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -942,10 +938,9 @@ static inline void game__name_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     game_name_pool_t *p = &w->components.name;
     GAME__CHECK_ERASE(w, e, "game_remove_name of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_name and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -960,6 +955,7 @@ static inline bool game_set_name(game_world_t *w, ecs_entity_t e, game_name_t v)
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) { return game__name_insert(w, e, &v); }
+    ecs_mark(&w->components.name.marks, row);
     game__name_write(&w->components.name, row, &v);
     return true;
 }
@@ -1012,9 +1008,8 @@ static inline size_t game_count_target(const game_world_t *w) {
     return w->components.target.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__target_write(game_target_pool_t *p, uint32_t row, const game_target_t *v) {
-    ecs_mark(&p->marks, row);
     p->entity[row] = v->entity;
 }
 
@@ -1040,10 +1035,9 @@ static inline void game__target_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     game_target_pool_t *p = &w->components.target;
     GAME__CHECK_ERASE(w, e, "game_remove_target of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_target and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove target");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 4); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->entity[row] = p->entity[from];
 }
 
@@ -1058,6 +1052,7 @@ static inline bool game_set_target(game_world_t *w, ecs_entity_t e, game_target_
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) { return game__target_insert(w, e, &v); }
+    ecs_mark(&w->components.target.marks, row);
     game__target_write(&w->components.target, row, &v);
     return true;
 }
@@ -1110,9 +1105,8 @@ static inline size_t game_count_cargo(const game_world_t *w) {
     return w->components.cargo.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__cargo_write(game_cargo_pool_t *p, uint32_t row, const game_cargo_t *v) {
-    ecs_mark(&p->marks, row);
     memcpy(p->items[row], v->items, sizeof p->items[row]);
     p->count[row] = v->count;
 }
@@ -1139,10 +1133,9 @@ static inline void game__cargo_erase(game_world_t *w, ecs_entity_t e, uint32_t r
     game_cargo_pool_t *p = &w->components.cargo;
     GAME__CHECK_ERASE(w, e, "game_remove_cargo of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_cargo and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove cargo");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     memcpy(p->items[row], p->items[from], sizeof p->items[row]);
     p->count[row] = p->count[from];
 }
@@ -1158,6 +1151,7 @@ static inline bool game_set_cargo(game_world_t *w, ecs_entity_t e, game_cargo_t 
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.cargo.set, e);
     if (row == ECS_ROW_NONE) { return game__cargo_insert(w, e, &v); }
+    ecs_mark(&w->components.cargo.marks, row);
     game__cargo_write(&w->components.cargo, row, &v);
     return true;
 }
@@ -1212,9 +1206,8 @@ static inline size_t game_count_mood(const game_world_t *w) {
     return w->components.mood.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__mood_write(game_mood_pool_t *p, uint32_t row, const game_mood_t *v) {
-    ecs_mark(&p->marks, row);
     p->state[row] = v->state;
 }
 
@@ -1240,10 +1233,9 @@ static inline void game__mood_erase(game_world_t *w, ecs_entity_t e, uint32_t ro
     game_mood_pool_t *p = &w->components.mood;
     GAME__CHECK_ERASE(w, e, "game_remove_mood of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_mood and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove mood");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->state[row] = p->state[from];
 }
 
@@ -1258,6 +1250,7 @@ static inline bool game_set_mood(game_world_t *w, ecs_entity_t e, game_mood_t v)
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.mood.set, e);
     if (row == ECS_ROW_NONE) { return game__mood_insert(w, e, &v); }
+    ecs_mark(&w->components.mood.marks, row);
     game__mood_write(&w->components.mood, row, &v);
     return true;
 }
@@ -1310,9 +1303,8 @@ static inline size_t game_count_lifetime(const game_world_t *w) {
     return w->components.lifetime.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__lifetime_write(game_lifetime_pool_t *p, uint32_t row, const game_lifetime_t *v) {
-    ecs_mark(&p->marks, row);
     p->seconds[row] = v->seconds;
 }
 
@@ -1338,10 +1330,9 @@ static inline void game__lifetime_erase(game_world_t *w, ecs_entity_t e, uint32_
     game_lifetime_pool_t *p = &w->components.lifetime;
     GAME__CHECK_ERASE(w, e, "game_remove_lifetime of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_lifetime and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove lifetime");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 7); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->seconds[row] = p->seconds[from];
 }
 void game__lifetime_groups_after_add(game_world_t *w, ecs_entity_t e);
@@ -1362,6 +1353,7 @@ static inline bool game_set_lifetime(game_world_t *w, ecs_entity_t e, game_lifet
         game__lifetime_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.lifetime.marks, row);
     game__lifetime_write(&w->components.lifetime, row, &v);
     return true;
 }
@@ -1419,9 +1411,8 @@ static inline size_t game_count_radius(const game_world_t *w) {
     return w->components.radius.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void game__radius_write(game_radius_pool_t *p, uint32_t row, const game_radius_t *v) {
-    ecs_mark(&p->marks, row);
     p->metres[row] = v->metres;
 }
 
@@ -1447,10 +1438,9 @@ static inline void game__radius_erase(game_world_t *w, ecs_entity_t e, uint32_t 
     game_radius_pool_t *p = &w->components.radius;
     GAME__CHECK_ERASE(w, e, "game_remove_radius of an entity other than it.id inside a macro loop (GAME_EACH...): record it with game_defer_remove_radius and call game_apply_deferred after the loop (docs/iteration.md)");
     GAME__CHANGED(w, "remove radius");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 8); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->metres[row] = p->metres[from];
 }
 
@@ -1465,6 +1455,7 @@ static inline bool game_set_radius(game_world_t *w, ecs_entity_t e, game_radius_
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.radius.set, e);
     if (row == ECS_ROW_NONE) { return game__radius_insert(w, e, &v); }
+    ecs_mark(&w->components.radius.marks, row);
     game__radius_write(&w->components.radius, row, &v);
     return true;
 }

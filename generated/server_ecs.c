@@ -20,9 +20,7 @@ static bool server__position_reserve(server_position_pool_t *p) {
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -39,8 +37,7 @@ static void server__position_swap(server_position_pool_t *p, uint32_t a, uint32_
  * are dropped, never read): see server__groups_drop. */
 static void server__position_fill(server_position_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -55,9 +52,7 @@ static bool server__velocity_reserve(server_velocity_pool_t *p) {
 /* Exchanges rows a and b (keeping owning groups packed). */
 static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_t b) {
     if (a == b) return;
-    ecs_sparse_swap_rows(&p->set, a, b);
-    ecs_mark(&p->marks, a);
-    ecs_mark(&p->marks, b);
+    ecs_sparse_swap_rows(&p->set, a, b, &p->marks);
     {
         float t = p->x[a];
         p->x[a] = p->x[b];
@@ -74,8 +69,7 @@ static void server__velocity_swap(server_velocity_pool_t *p, uint32_t a, uint32_
  * are dropped, never read): see server__groups_drop. */
 static void server__velocity_fill(server_velocity_pool_t *p, uint32_t row, uint32_t from) {
     if (row == from) return;
-    ecs_sparse_fill(&p->set, row, from);
-    ecs_mark(&p->marks, row);
+    ecs_sparse_fill(&p->set, row, from, &p->marks);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -580,8 +574,7 @@ static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_position_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     float *col0;
     memcpy(&col0, pool + offsetof(server_position_pool_t, x), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(server_position_t, x), sizeof col0[row]);
@@ -589,11 +582,9 @@ static inline bool server__shape0_insert(server_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(server_position_pool_t, y), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(server_position_t, y), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -606,10 +597,9 @@ static inline void server__shape0_erase(server_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
 #endif
     SERVER__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(server_position_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_position_pool_t, marks)), row);
     float *col0;
     memcpy(&col0, pool + offsetof(server_position_pool_t, x), sizeof col0);
     col0[row] = col0[from];
@@ -627,8 +617,7 @@ static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_health_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     int32_t *col0;
     memcpy(&col0, pool + offsetof(server_health_pool_t, current), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(server_health_t, current), sizeof col0[row]);
@@ -636,11 +625,9 @@ static inline bool server__shape1_insert(server_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(server_health_pool_t, max), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(server_health_t, max), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -653,10 +640,9 @@ static inline void server__shape1_erase(server_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
 #endif
     SERVER__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(server_health_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_health_pool_t, marks)), row);
     int32_t *col0;
     memcpy(&col0, pool + offsetof(server_health_pool_t, current), sizeof col0);
     col0[row] = col0[from];
@@ -674,17 +660,14 @@ static inline bool server__shape2_insert(server_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_name_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(server_name_pool_t, value), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(server_name_t, value), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -697,10 +680,9 @@ static inline void server__shape2_erase(server_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
 #endif
     SERVER__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(server_name_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_name_pool_t, marks)), row);
     char (*col0)[32];
     memcpy(&col0, pool + offsetof(server_name_pool_t, value), sizeof col0);
     memcpy(col0[row], col0[from], sizeof col0[row]);
@@ -719,11 +701,9 @@ static inline bool server__shape3_insert(server_world_t *w, uint32_t k, ecs_enti
     (void)value; /* tags: none */
     ecs_sparse_insert(set, e);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -750,17 +730,14 @@ static inline bool server__shape4_insert(server_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_target_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     ecs_entity_t *col0;
     memcpy(&col0, pool + offsetof(server_target_pool_t, entity), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(server_target_t, entity), sizeof col0[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -773,10 +750,9 @@ static inline void server__shape4_erase(server_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
 #endif
     SERVER__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(server_target_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_target_pool_t, marks)), row);
     ecs_entity_t *col0;
     memcpy(&col0, pool + offsetof(server_target_pool_t, entity), sizeof col0);
     col0[row] = col0[from];
@@ -791,8 +767,7 @@ static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_enti
     ecs_sparse_t *set = (ecs_sparse_t *)(void *)pool;
     if (set->count == set->capacity && !ecs_meta_grow_pool(w, &server_meta.components[k])) return false;
     if (!ecs_sparse_reserve_page(set, e)) return false;
-    uint32_t row = ecs_sparse_insert(set, e);
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_connection_pool_t, marks)), row);
+    uint32_t row = ecs_sparse_insert(set, e); /* an append: no change mark */
     uint32_t *col0;
     memcpy(&col0, pool + offsetof(server_connection_pool_t, peer), sizeof col0);
     memcpy(&col0[row], (const char *)value + offsetof(server_connection_t, peer), sizeof col0[row]);
@@ -800,11 +775,9 @@ static inline bool server__shape5_insert(server_world_t *w, uint32_t k, ecs_enti
     memcpy(&col1, pool + offsetof(server_connection_pool_t, ping_ms), sizeof col1);
     memcpy(&col1[row], (const char *)value + offsetof(server_connection_t, ping_ms), sizeof col1[row]);
     w->nonempty_pools[ops->bit / 64u] |= UINT64_C(1) << (ops->bit % 64u);
-    uint8_t *mark = &w->entities.mark[ecs_entity_index(e)], class_bit = (uint8_t)(1u << (ops->bit % 8u));
-    if (!(*mark & class_bit)) { /* destroy: look in this class of pools (see server__pools_of) */
-        *mark |= class_bit;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e));
-    }
+    /* destroy: look in this class of pools (see server__pools_of). The slot's change mark is
+     * the caller's: spawn's create made it (or appended the slot), the change function marks. */
+    w->entities.mark[ecs_entity_index(e)] |= (uint8_t)(1u << (ops->bit % 8u));
     SERVER__CHANGED(w, ops->added);
     return true;
 }
@@ -817,10 +790,9 @@ static inline void server__shape5_erase(server_world_t *w, uint32_t k, ecs_entit
     if (w->checks__.loops && !ecs_check_in_hand(&w->checks__, e)) server__erase_check_fail(k);
 #endif
     SERVER__CHANGED(w, ops->removed);
-    uint32_t from = ecs_sparse_remove(set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(set, e, row, (ecs_marks_t *)(void *)(pool + offsetof(server_connection_pool_t, marks)));
     if (set->count == 0) w->nonempty_pools[ops->bit / 64u] &= ~(UINT64_C(1) << (ops->bit % 64u));
     if (from == row) return;
-    ecs_mark((ecs_marks_t *)(void *)(pool + offsetof(server_connection_pool_t, marks)), row);
     uint32_t *col0;
     memcpy(&col0, pool + offsetof(server_connection_pool_t, peer), sizeof col0);
     col0[row] = col0[from];
@@ -913,6 +885,7 @@ SERVER__COLD bool server__change(void *world, const ecs_meta_component_t *c, ecs
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, k, e, value)) return false;
+        ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mark byte (a shape's insert leaves it to its caller) */
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -1551,7 +1524,7 @@ static uint64_t server__snap_marks_reset(server_world_t *w, uint64_t epoch) {
         if (c->storage == ECS_META_SPARSE) {
             ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
             ecs_marks_reset(&set->marks, set->count);
-            rows = set->count;
+            rows = set->marks.rows; /* the columns' cover no more rows (ecs_marks_leave) */
         }
         if (c->marks_offset) ecs_marks_reset((ecs_marks_t *)(void *)((char *)w + c->marks_offset), rows);
     }

@@ -423,9 +423,8 @@ static inline size_t server_count_position(const server_world_t *w) {
     return w->components.position.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__position_write(server_position_pool_t *p, uint32_t row, const server_position_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -452,10 +451,9 @@ static inline void server__position_erase(server_world_t *w, ecs_entity_t e, uin
     server_position_pool_t *p = &w->components.position;
     SERVER__CHECK_ERASE(w, e, "server_remove_position of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_position and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove position");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 0); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -476,6 +474,7 @@ static inline bool server_set_position(server_world_t *w, ecs_entity_t e, server
         server__position_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.position.marks, row);
     server__position_write(&w->components.position, row, &v);
     return true;
 }
@@ -534,9 +533,8 @@ static inline size_t server_count_velocity(const server_world_t *w) {
     return w->components.velocity.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__velocity_write(server_velocity_pool_t *p, uint32_t row, const server_velocity_t *v) {
-    ecs_mark(&p->marks, row);
     p->x[row] = v->x;
     p->y[row] = v->y;
 }
@@ -563,10 +561,9 @@ static inline void server__velocity_erase(server_world_t *w, ecs_entity_t e, uin
     server_velocity_pool_t *p = &w->components.velocity;
     SERVER__CHECK_ERASE(w, e, "server_remove_velocity of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_velocity and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove velocity");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 1); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->x[row] = p->x[from];
     p->y[row] = p->y[from];
 }
@@ -587,6 +584,7 @@ static inline bool server_set_velocity(server_world_t *w, ecs_entity_t e, server
         server__velocity_groups_after_add(w, e);
         return true;
     }
+    ecs_mark(&w->components.velocity.marks, row);
     server__velocity_write(&w->components.velocity, row, &v);
     return true;
 }
@@ -645,9 +643,8 @@ static inline size_t server_count_health(const server_world_t *w) {
     return w->components.health.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__health_write(server_health_pool_t *p, uint32_t row, const server_health_t *v) {
-    ecs_mark(&p->marks, row);
     p->current[row] = v->current;
     p->max[row] = v->max;
 }
@@ -674,10 +671,9 @@ static inline void server__health_erase(server_world_t *w, ecs_entity_t e, uint3
     server_health_pool_t *p = &w->components.health;
     SERVER__CHECK_ERASE(w, e, "server_remove_health of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_health and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove health");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 2); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->current[row] = p->current[from];
     p->max[row] = p->max[from];
 }
@@ -692,6 +688,7 @@ static inline bool server_set_health(server_world_t *w, ecs_entity_t e, server_h
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.health.set, e);
     if (row == ECS_ROW_NONE) { return server__health_insert(w, e, &v); }
+    ecs_mark(&w->components.health.marks, row);
     server__health_write(&w->components.health, row, &v);
     return true;
 }
@@ -745,9 +742,8 @@ static inline size_t server_count_name(const server_world_t *w) {
     return w->components.name.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__name_write(server_name_pool_t *p, uint32_t row, const server_name_t *v) {
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], v->value, sizeof p->value[row]);
 }
 
@@ -773,10 +769,9 @@ static inline void server__name_erase(server_world_t *w, ecs_entity_t e, uint32_
     server_name_pool_t *p = &w->components.name;
     SERVER__CHECK_ERASE(w, e, "server_remove_name of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_name and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove name");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 3); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     memcpy(p->value[row], p->value[from], sizeof p->value[row]);
 }
 
@@ -790,6 +785,7 @@ static inline bool server_set_name(server_world_t *w, ecs_entity_t e, server_nam
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.name.set, e);
     if (row == ECS_ROW_NONE) { return server__name_insert(w, e, &v); }
+    ecs_mark(&w->components.name.marks, row);
     server__name_write(&w->components.name, row, &v);
     return true;
 }
@@ -897,9 +893,8 @@ static inline size_t server_count_target(const server_world_t *w) {
     return w->components.target.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__target_write(server_target_pool_t *p, uint32_t row, const server_target_t *v) {
-    ecs_mark(&p->marks, row);
     p->entity[row] = v->entity;
 }
 
@@ -925,10 +920,9 @@ static inline void server__target_erase(server_world_t *w, ecs_entity_t e, uint3
     server_target_pool_t *p = &w->components.target;
     SERVER__CHECK_ERASE(w, e, "server_remove_target of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_target and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove target");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 5); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->entity[row] = p->entity[from];
 }
 
@@ -942,6 +936,7 @@ static inline bool server_set_target(server_world_t *w, ecs_entity_t e, server_t
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.target.set, e);
     if (row == ECS_ROW_NONE) { return server__target_insert(w, e, &v); }
+    ecs_mark(&w->components.target.marks, row);
     server__target_write(&w->components.target, row, &v);
     return true;
 }
@@ -993,9 +988,8 @@ static inline size_t server_count_connection(const server_world_t *w) {
     return w->components.connection.set.count;
 }
 
-/* Writes v into row `row` of the pool. */
+/* Writes v into row `row` of the pool (the caller marks the row, unless it appends it). */
 static inline void server__connection_write(server_connection_pool_t *p, uint32_t row, const server_connection_t *v) {
-    ecs_mark(&p->marks, row);
     p->peer[row] = v->peer;
     p->ping_ms[row] = v->ping_ms;
 }
@@ -1022,10 +1016,9 @@ static inline void server__connection_erase(server_world_t *w, ecs_entity_t e, u
     server_connection_pool_t *p = &w->components.connection;
     SERVER__CHECK_ERASE(w, e, "server_remove_connection of an entity other than it.id inside a macro loop (SERVER_EACH...): record it with server_defer_remove_connection and call server_apply_deferred after the loop (docs/iteration.md)");
     SERVER__CHANGED(w, "remove connection");
-    uint32_t from = ecs_sparse_remove(&p->set, e, row);
+    uint32_t from = ecs_sparse_remove_marking(&p->set, e, row, &p->marks);
     if (p->set.count == 0) { w->nonempty_pools[0] &= ~(UINT64_C(1) << 6); }
     if (from == row) { return; }
-    ecs_mark(&p->marks, row);
     p->peer[row] = p->peer[from];
     p->ping_ms[row] = p->ping_ms[from];
 }
@@ -1040,6 +1033,7 @@ static inline bool server_set_connection(server_world_t *w, ecs_entity_t e, serv
     if (!ecs_entities_alive(&w->entities, e)) { return false; }
     uint32_t row = ecs_sparse_row(&w->components.connection.set, e);
     if (row == ECS_ROW_NONE) { return server__connection_insert(w, e, &v); }
+    ecs_mark(&w->components.connection.marks, row);
     server__connection_write(&w->components.connection, row, &v);
     return true;
 }

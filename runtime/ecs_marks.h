@@ -7,7 +7,11 @@
  * 0..rows-1 (a multiple of 16): a write there sets its row's bit; rows at and past `rows`
  * are compared whole. A world that never takes a snapshot keeps rows at 0, so a write costs
  * one compare of a cached word. ecs_mark_all (rows = 0) marks everything: for a loop or view
- * that hands out pointers into the array, a load, a restore. */
+ * that hands out pointers into the array, a load, a restore.
+ *
+ * `rows` never exceeds the array's count (a reset covers at most the count; a member
+ * leaving lowers it with the count, ecs_marks_leave): so an append, which writes at the
+ * count, needs no mark and costs nothing, and only writes into rows already there do. */
 #ifndef ECS_MARKS_H
 #define ECS_MARKS_H
 
@@ -31,6 +35,24 @@ static ECS_ALWAYS_INLINE void ecs_mark(ecs_marks_t *m, uint32_t row) {
 
 static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {
     m->rows = 0;
+}
+
+/* A member left an array whose rows `m` marks, and `also` (NULL: none) marks a second time
+ * (a pool's columns beside its set's members; covering no more rows than m): `row` was
+ * refilled from row `last`, the new count. Marks row in both and keeps their `rows` at or
+ * below the count, so that the append of a later member there is compared. One compare while
+ * no snapshot is taken. */
+void ecs_marks_left(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last);
+static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last) {
+    if (row < m->rows) ecs_marks_left(m, also, row, last); /* (row >= m's rows: also's too) */
+}
+
+/* Rows a and b (a <= b; the same row for one) were written in the array `m` marks and in
+ * the one `also` marks (NULL: none; covering no more rows than m): a group's move of a member
+ * and its values, a slot's mask and row. One compare while no snapshot is taken. */
+void ecs_marks_moved(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b);
+static ECS_ALWAYS_INLINE void ecs_marks_move(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b) {
+    if (a < m->rows) ecs_marks_moved(m, also, a, b); /* (a >= m's rows: b and also's too) */
 }
 
 /* Clears the marks and covers rows 0..rows-1 (rounded down to 16); when the bits cannot grow

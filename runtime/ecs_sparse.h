@@ -136,22 +136,21 @@ static inline bool ecs_sparse_reserve_page(ecs_sparse_t *s, ecs_entity_t e) {
     return (page < s->page_count && s->pages[page]) || ecs_sparse_add_page(s, e);
 }
 
-/* Puts member e at row (the dense side only). */
+/* Puts member e at row (the dense side only; the caller marks it). */
 static ECS_ALWAYS_INLINE void ecs_sparse_put(ecs_sparse_t *s, uint32_t row, ecs_entity_t e) {
-    ecs_mark(&s->marks, row);
     if (s->keeps_ids) s->id[row] = e;
     else s->index[row] = ecs_entity_index(e);
 }
 
-/* Copies the dense entry at row `from` to row `to`. */
+/* Copies the dense entry at row `from` to row `to` (the caller marks it). */
 static ECS_ALWAYS_INLINE void ecs_sparse_copy(ecs_sparse_t *s, uint32_t to, uint32_t from) {
-    ecs_mark(&s->marks, to);
     if (s->keeps_ids) s->id[to] = s->id[from];
     else s->index[to] = s->index[from];
 }
 
 /* Appends e (absent, live) at row count and returns that row. Needs count < capacity and
- * e's page reserved. */
+ * e's page reserved. An append needs no change mark (ecs_marks.h), nor do the owner's
+ * values written there. */
 static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
     uint32_t row = s->count++;
     s->version++;
@@ -163,13 +162,16 @@ static inline uint32_t ecs_sparse_insert(ecs_sparse_t *s, ecs_entity_t e) {
 
 /* Removes member e, at `row`, by moving the last member into it, and returns the row it
  * came from (the new count). The owner then moves its field values the same way:
- * `if (from != row) x[row] = x[from];`. The caller names e, so row's entry is not read:
- * one cache miss fewer when rows are random. Always inline: left to gcc, it can go out of
- * line in a large destroy, a call per pool in the churn loop (docs/performance.md). */
-static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
+ * `if (from != row) x[row] = x[from];`, having passed its columns' change marks as
+ * `columns` (NULL: none), which are kept with the set's (ecs_marks_leave). The caller names
+ * e, so row's entry is not read: one cache miss fewer when rows are random. Always inline:
+ * left to gcc, it can go out of line in a large destroy, a call per pool in the churn loop
+ * (docs/performance.md). */
+static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove_marking(ecs_sparse_t *s, ecs_entity_t e, uint32_t row, ecs_marks_t *columns) {
     uint32_t last = --s->count;
     s->version++;
     ecs_sparse_rows_changed(s, row); /* row changes (or goes, when it was the last) */
+    ecs_marks_leave(&s->marks, columns, row, last);
     *ecs_sparse_entry(s, ecs_entity_index(e)) = 0;
     if (row != last) {
         uint32_t moved = ecs_sparse_member(s, last);
@@ -179,24 +181,30 @@ static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_
     return last;
 }
 
+/* ecs_sparse_remove_marking for a set whose owner keeps no values (a tag's). */
+static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_t e, uint32_t row) {
+    return ecs_sparse_remove_marking(s, e, row, NULL);
+}
+
 /* Moves the member at row `from` into `row`, whose member is leaving, for removing a member
  * of an owning group: each group it leaves fills its row with the group's last member, and
  * ecs_sparse_remove then takes it out at the row the last fill emptied. Row `from` keeps a
  * stale copy, and the leaving member's entry its old row, until that remove, which also
  * bumps `version`: neither is read or written here, so that a destroy stores each row once. */
-static inline void ecs_sparse_fill(ecs_sparse_t *s, uint32_t row, uint32_t from) {
+static inline void ecs_sparse_fill(ecs_sparse_t *s, uint32_t row, uint32_t from, ecs_marks_t *columns) {
     uint32_t moved = ecs_sparse_member(s, from);
     ecs_sparse_rows_changed(s, row);
+    ecs_marks_move(&s->marks, columns, row, row); /* the owner moves its values there too */
     ecs_sparse_copy(s, row, from);
     *ecs_sparse_entry(s, moved) = row + 1u;
 }
 
-/* Exchanges the members at rows a and b (for keeping groups packed). */
-static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b) {
+/* Exchanges the members at rows a and b (for keeping groups packed); the owner exchanges its
+ * values too, and passes their change marks as `columns` (NULL: none). */
+static inline void ecs_sparse_swap_rows(ecs_sparse_t *s, uint32_t a, uint32_t b, ecs_marks_t *columns) {
     if (a == b) return;
     s->version++;
-    ecs_mark(&s->marks, a);
-    ecs_mark(&s->marks, b);
+    ecs_marks_move(&s->marks, columns, a < b ? a : b, a < b ? b : a);
     ecs_sparse_rows_changed(s, a < b ? a : b);
     uint32_t ia = ecs_sparse_member(s, a);
     uint32_t ib = ecs_sparse_member(s, b);

@@ -91,12 +91,12 @@ static void test_insert_remove_swap(void) {
     CHECK(consistent(&s));
 
     CHECK_EQ(add(&s, a), 2);
-    ecs_sparse_swap_rows(&s, 0, 2);
+    ecs_sparse_swap_rows(&s, 0, 2, NULL);
     CHECK(holds(&s, 0, a));
     CHECK(holds(&s, 2, d));
     CHECK_EQ(ecs_sparse_row(&s, a), 0);
     CHECK_EQ(ecs_sparse_row(&s, d), 2);
-    ecs_sparse_swap_rows(&s, 1, 1);
+    ecs_sparse_swap_rows(&s, 1, 1, NULL);
     CHECK(holds(&s, 1, b));
     CHECK_EQ(ecs_sparse_row(&s, b), 1);
     CHECK(consistent(&s));
@@ -223,8 +223,8 @@ static void test_fill_and_ids(void) {
     add(&s, d);
     /* a leaves the inner group (rows 0..1), the outer one (rows 0..2), then the set */
     uint64_t version = s.version;
-    ecs_sparse_fill(&s, 0, 1); /* b to row 0 */
-    ecs_sparse_fill(&s, 1, 2); /* c to row 1 */
+    ecs_sparse_fill(&s, 0, 1, NULL); /* b to row 0 */
+    ecs_sparse_fill(&s, 1, 2, NULL); /* c to row 1 */
     CHECK_EQ(ecs_sparse_row(&s, b), 0);
     CHECK_EQ(ecs_sparse_row(&s, c), 1);
     CHECK_EQ(ecs_sparse_remove(&s, a, 2), 3); /* d, the last, to row 2 */
@@ -275,12 +275,12 @@ static void test_ordered(void) {
         } else if (kind == 6 && s.count >= 2) {
             uint32_t a = (uint32_t)(x >> 40) % s.count, b = (uint32_t)(x >> 20) % s.count;
             uint32_t ia = ecs_sparse_member(&s, a), ib = ecs_sparse_member(&s, b);
-            ecs_sparse_swap_rows(&s, a, b);
+            ecs_sparse_swap_rows(&s, a, b, NULL);
             row_of[ia] = b + 1u, row_of[ib] = a + 1u;
         } else if (kind == 7 && row_of[slot]) { /* leave a group of rows 0..from, then the set */
             uint32_t row = row_of[slot] - 1u, from = row + (uint32_t)(x >> 40) % (s.count - row);
             uint32_t last = s.count - 1u, filler = ecs_sparse_member(&s, from), moved = ecs_sparse_member(&s, last);
-            ecs_sparse_fill(&s, row, from);
+            ecs_sparse_fill(&s, row, from, NULL);
             row_of[filler] = row + 1u;
             CHECK_EQ(ecs_sparse_remove(&s, ecs_entity_make(slot, 1), from), last);
             if (from != last) row_of[moved] = from + 1u;
