@@ -1,9 +1,15 @@
-# ecsgen_generate(<target> SCHEMA <schema.json>): runs the generator on the schema at build
-# time and makes <target>, a static library of <name>_ecs.c (name: the schema's "name") that
-# carries the generated header's directory and the runtime. ECSGEN_COMMAND is the generator.
-# The outputs' names come from the generator (ecsgen --list-outputs, its output registry).
-# The outputs are touched after each run: the generator leaves unchanged files alone, and
-# without the touch Ninja would re-run it on every build after such an edit.
+# ecsgen_generate(<target> SCHEMA <schema.json> [SPLIT_C] [SYSTEM_HEADERS]): runs the
+# generator on the schema at build time and makes <target>, a static library of <name>_ecs.c
+# (name: the schema's "name") that carries the generated header's directory and the runtime.
+# ECSGEN_COMMAND is the generator. SPLIT_C and SYSTEM_HEADERS pass --split-c (the .c in three
+# parts that compile in parallel) and --system-headers (<name>_system_<s>.h per system).
+# The outputs' names come from the generator (ecsgen --list-outputs: its output registry, or
+# with a flag the schema's own files, read at configure time: re-run cmake after adding or
+# renaming a system, which a new file in your target makes it do anyway).
+# The generator leaves a file whose text did not change alone. Ninja re-reads the outputs'
+# times after a custom command (restat: CMake sets it), so nothing built from such a file
+# rebuilds, and the command does not run again. Other generators have no restat: there the
+# outputs are touched after each run, else the command would run at every build.
 #
 # The generated code is C: a macro (not a function), so that in a C++-only project
 # (project(rpg CXX)) it can enable C in the caller's directory, where the target is made;
@@ -21,7 +27,7 @@ macro(ecsgen_generate)
 endmacro()
 
 function(_ecsgen_generate target)
-  cmake_parse_arguments(ARG "" "SCHEMA" "" ${ARGN})
+  cmake_parse_arguments(ARG "SPLIT_C;SYSTEM_HEADERS" "SCHEMA" "" ${ARGN})
   if(NOT ARG_SCHEMA)
     message(FATAL_ERROR "ecsgen_generate(${target}): SCHEMA <schema.json> is required")
   endif()
@@ -29,9 +35,21 @@ function(_ecsgen_generate target)
   file(READ "${schema}" content)
   string(JSON name GET "${content}" name)
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}")
-  execute_process(COMMAND ${ECSGEN_COMMAND} --list-outputs OUTPUT_VARIABLE outputs
-    OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-  string(REPLACE "{name}" "${name}" outputs "${outputs}")
+  set(flags)
+  if(ARG_SPLIT_C)
+    list(APPEND flags --split-c)
+  endif()
+  if(ARG_SYSTEM_HEADERS)
+    list(APPEND flags --system-headers)
+  endif()
+  if(flags)
+    execute_process(COMMAND ${ECSGEN_COMMAND} "${schema}" ${flags} --list-outputs OUTPUT_VARIABLE outputs
+      OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  else()
+    execute_process(COMMAND ${ECSGEN_COMMAND} --list-outputs OUTPUT_VARIABLE outputs
+      OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+    string(REPLACE "{name}" "${name}" outputs "${outputs}")
+  endif()
   string(REPLACE "\n" ";" outputs "${outputs}")
   list(TRANSFORM outputs PREPEND "${out}/")
   list(SORT outputs) # in the depfile's order (sorted): Ninja matches its first target
@@ -45,9 +63,13 @@ function(_ecsgen_generate target)
   if(CMAKE_VERSION VERSION_LESS 3.20 AND NOT CMAKE_GENERATOR MATCHES "Ninja")
     set(depfile) # DEPFILE is Ninja-only before 3.20: then only the schema is a dependency
   endif()
+  set(touch COMMAND ${CMAKE_COMMAND} -E touch ${outputs})
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    set(touch)
+  endif()
   add_custom_command(OUTPUT ${outputs}
-    COMMAND ${ECSGEN_COMMAND} "${schema}" --out "${rel_out}" --depfile "${out}/${name}_ecs.d"
-    COMMAND ${CMAKE_COMMAND} -E touch ${outputs}
+    COMMAND ${ECSGEN_COMMAND} "${schema}" --out "${rel_out}" --depfile "${out}/${name}_ecs.d" ${flags}
+    ${touch}
     DEPENDS "${schema}" ${depfile} WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
     COMMENT "ecsgen ${ARG_SCHEMA}" VERBATIM)
   add_library(${target} STATIC ${outputs})

@@ -6,7 +6,9 @@ cmake_minimum_required at 3.16 (policy CMP0116 OLD: depfiles passed to Ninja as 
 the running CMake's version. Each run prints the expected output, and a second build with
 nothing changed does nothing (Ninja explains no step); editing the file the schema includes
 regenerates (C++, 3.16 and current). find_package(ecsgen VERSION) takes the
-installed version file: 0.<minor> is found, a newer version is refused."""
+installed version file: 0.<minor> is found, a newer version is refused. With SPLIT_C and
+SYSTEM_HEADERS, a file that defines a system and includes only its header is not recompiled
+after an edit of a component the system does not use, and is after one it uses."""
 
 import json
 import os
@@ -81,6 +83,60 @@ class CMakeTest(unittest.TestCase):
                 project = self.consumer(tmp, cxx=cxx, minimum=minimum, name=f"consumer-{cxx}")
                 copy_repository(os.path.join(project, "ecsgen"))
                 self.build_and_run(project, "-DECSGEN_SOURCE_DIR=ecsgen")
+
+    def test_split_c_and_system_headers(self):
+        with tempfile.TemporaryDirectory(prefix="ecsgen-cmake-sys-") as tmp:
+            project = self.consumer(tmp, find="add_subdirectory(ecsgen)", name="systems")
+            copy_repository(os.path.join(project, "ecsgen"))
+            path = os.path.join(project, "CMakeLists.txt")
+            with open(path) as f:
+                text = f.read()
+            for old, new in (("SCHEMA schema/mygame.json)", "SCHEMA schema/mygame.json SPLIT_C SYSTEM_HEADERS)"),
+                             ("add_executable(mygame main.c)", "add_executable(mygame main.c move.c)")):
+                self.assertIn(old, text)
+                text = text.replace(old, new)
+            with open(path, "w") as f:
+                f.write(text)
+            schema = os.path.join(project, "schema", "mygame.json")
+            with open(schema, encoding="utf-8") as f:
+                document = json.load(f)
+            document["systems"] = {"move": {"query": "movement", "reads": ["velocity"], "writes": ["position"]}}
+            with open(schema, "w", encoding="utf-8") as f:
+                json.dump(document, f)
+            with open(os.path.join(project, "move.c"), "w") as f:
+                f.write('#include "mygame_system_move.h"\n#ifdef MYGAME_ECS_H\n#error "the world header came in"\n#endif\n\n'
+                        "void mygame_system_move(mygame_move_t *ECS_RESTRICT s) {\n"
+                        "    for (size_t i = 0; i < s->count; i++) MYGAME_MOVE_FIELD(s, position, x, i) += 1.0f;\n}\n")
+            self.build_and_run(project)
+            build = os.path.join(project, "build")
+            for name in ("mygame_ecs_views.c", "mygame_ecs_data.c", "mygame_system_move.h"):
+                self.assertTrue(os.path.exists(os.path.join(build, "mygame_ecs", name)), name)
+
+            def edit(component, field):
+                with open(schema, encoding="utf-8") as f:
+                    document = json.load(f)
+                if component == "velocity":  # in shared.json
+                    path = os.path.join(project, "schema", "shared.json")
+                    with open(path, encoding="utf-8") as f:
+                        shared = json.load(f)
+                    shared["components"]["velocity"]["fields"][field] = "f32"
+                    with open(path, "w", encoding="utf-8") as f:
+                        json.dump(shared, f)
+                else:
+                    document["components"][component]["fields"][field] = "i32"
+                    with open(schema, "w", encoding="utf-8") as f:
+                        json.dump(document, f)
+                return run("cmake", "--build", build)
+
+            unrelated = edit("health", "max")  # move does not use health
+            self.assertIn("mygame_ecs_data.c.o", unrelated)
+            self.assertIn("main.c.o", unrelated)
+            self.assertNotIn("move.c.o", unrelated)
+            self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED)
+            self.assertIn("no work to do", run("cmake", "--build", build))
+            used = edit("velocity", "z")  # move reads velocity
+            self.assertIn("move.c.o", used)
+            self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED)
 
     def test_installed_with_find_package(self):
         with tempfile.TemporaryDirectory(prefix="ecsgen-cmake-inst-") as tmp:
