@@ -1593,16 +1593,21 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
     bool marked = epoch && epoch == w->marks_epoch__; /* w's marks say where it differs from base */
     n = server__snap_blocks(o, w, b); /* the arrays may have moved in fit */
     /* Sparse entries: with the snapshot's members at hand (a full image) only the rows whose
-     * member differs change theirs, so that a restore after changes of values only touches
-     * none; else every entry is rewritten after the copy. */
-    bool entries_left = false;
+     * member differs change theirs, and members that are the snapshot's are not copied back,
+     * so that a restore after changes of values only touches neither; else every entry is
+     * rewritten after the copy. */
+    bool entries_left = false, same[SERVER__SNAP_BLOCKS] = { false };
     for (uint32_t k = 0; k < server_meta.pooled_count; k++) {
         const ecs_meta_component_t *c = &server_meta.components[server_meta.pooled[k]];
         if (c->storage != ECS_META_SPARSE) continue;
         ecs_sparse_t *set = (ecs_sparse_t *)(void *)((char *)w + c->sparse_offset);
         uint32_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
-        const ecs_snap_block_t *members = marked ? &b[server__snap_blocks_members[k]] : NULL;
-        if (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[server__snap_blocks_members[k]].data, n, members)) entries_left = true;
+        uint32_t block = server__snap_blocks_members[k];
+        switch (ecs_snap_sparse_leave(set, d ? NULL : base->blocks[block].data, n, marked ? &b[block] : NULL)) {
+        case ECS_SNAP_MEMBERS_SAME: same[block] = true; break;
+        case ECS_SNAP_MEMBERS_LEFT: entries_left = true; break;
+        case ECS_SNAP_MEMBERS_MOVED: break;
+        }
     }
     /* Slots handed out now but not then go back to never handed out: no live bit, no mark
      * (and no slot mask): ecs_entities_create and spawn take them as fresh. */
@@ -1613,7 +1618,7 @@ static bool server__snap_restore(server_world_t *w, const server_world_t *o, con
         memset(w->entities.mark + used, 0, (size_t)(was_used - used) * sizeof *w->entities.mark);
     }
     for (uint32_t k = 1; k < n; k++) {
-        if (!b[k].size) continue;
+        if (!b[k].size || same[k]) continue;
         if (marked) ecs_snap_write_marked(base, k, b);
         else ecs_snap_write_block(base, d, k, b[k].data);
     }

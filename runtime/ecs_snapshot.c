@@ -435,21 +435,21 @@ static bool same_members(const void *now, const void *then, size_t n, size_t wid
     return true;
 }
 
-bool ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n, const ecs_snap_block_t *members) {
+ecs_snap_members_t ecs_snap_sparse_leave(ecs_sparse_t *set, const void *then, uint32_t n, const ecs_snap_block_t *members) {
     uint32_t old_n = set->count;
     const void *now = set->keeps_ids ? (const void *)set->id : (const void *)set->index;
     size_t width = set->keeps_ids ? sizeof(ecs_entity_t) : sizeof(uint32_t);
     if (!then && n) { /* not at hand: every entry again, after the copy */
         for (uint32_t r = 0; r < old_n; r++) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;
-        return true;
+        return ECS_SNAP_MEMBERS_LEFT;
     }
-    if (old_n == n && (!n || same_members(now, then, n, width, members))) return false; /* the same rows */
+    if (old_n == n && (!n || same_members(now, then, n, width, members))) return ECS_SNAP_MEMBERS_SAME;
     uint32_t common = old_n < n ? old_n : n;
     for (uint32_t r = 0; r < old_n; r++)
         if (r >= common || member_at(set, now, r) != member_at(set, then, r)) *ecs_sparse_entry(set, member_at(set, now, r)) = 0;
     for (uint32_t r = 0; r < n; r++)
         if (r >= common || member_at(set, now, r) != member_at(set, then, r)) *ecs_sparse_entry(set, member_at(set, then, r)) = r + 1u;
-    return false;
+    return ECS_SNAP_MEMBERS_MOVED;
 }
 
 void ecs_snap_sparse_enter(ecs_sparse_t *set) {

@@ -116,13 +116,18 @@ uint32_t ecs_snap_pool_blocks(ecs_snap_block_t *b, const void *o, const void *w,
  * when not at hand, an incremental snapshot's):
  * fit: the pages the members need (all pages below `used` when then is NULL); false when
  * out of memory. leave, before the members are copied: clears the entries of members that
- * go or move (all when then is NULL) and sets those of the new ones; returns whether every
- * entry must still be set after the copy (then NULL), which enter does. With `members`
- * (the members' block, its marks trusted as in ecs_snap_write_marked) leave compares only
- * the marked rows to find whether any member changed. */
+ * go or move (all when then is NULL) and sets those of the new ones, and says what is left
+ * to do (below). With `members` (the members' block, its marks trusted as in
+ * ecs_snap_write_marked) leave compares only the marked rows to find whether any changed. */
+typedef enum {
+    ECS_SNAP_MEMBERS_MOVED, /* entries set: copy the members back */
+    ECS_SNAP_MEMBERS_SAME,  /* the members are those restored: no copy, no entry to set */
+    ECS_SNAP_MEMBERS_LEFT   /* then NULL: copy the members back, then set every entry (enter) */
+} ecs_snap_members_t;
 struct ecs_sparse;
 bool ecs_snap_sparse_fit(struct ecs_sparse *set, const void *then, uint32_t n, uint32_t used);
-bool ecs_snap_sparse_leave(struct ecs_sparse *set, const void *then, uint32_t n, const ecs_snap_block_t *members);
+ecs_snap_members_t ecs_snap_sparse_leave(struct ecs_sparse *set, const void *then, uint32_t n,
+                                         const ecs_snap_block_t *members);
 void ecs_snap_sparse_enter(struct ecs_sparse *set);
 
 #endif
