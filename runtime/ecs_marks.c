@@ -21,16 +21,6 @@ void ecs_marks_reset(ecs_marks_t *m, uint32_t rows) {
     m->rows = rows & ~(ECS_MARK_ROWS - 1u);
 }
 
-void ecs_marks_left(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last) {
-    uint32_t below = last & ~(ECS_MARK_ROWS - 1u); /* the most rows the marks may cover now */
-    ecs_mark(m, row);
-    if (m->rows > below) m->rows = below;
-    if (also) {
-        ecs_mark(also, row);
-        if (also->rows > below) also->rows = below;
-    }
-}
-
 void ecs_marks_moved(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b) {
     ecs_mark(m, a);
     ecs_mark(m, b);

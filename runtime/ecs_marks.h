@@ -41,10 +41,18 @@ static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {
  * (a pool's columns beside its set's members; covering no more rows than m): `row` was
  * refilled from row `last`, the new count. Marks row in both and keeps their `rows` at or
  * below the count, so that the append of a later member there is compared. One compare while
- * no snapshot is taken. */
-void ecs_marks_left(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last);
+ * no snapshot is taken; inline throughout, as a call there (even cold) cost a destroy the
+ * registers it keeps across it (churn +4.7 % -> +3.5 % of instructions against no marks). */
 static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last) {
-    if (row < m->rows) ecs_marks_left(m, also, row, last); /* (row >= m's rows: also's too) */
+    if (__builtin_expect(row < m->rows, 0)) { /* (row >= m's rows: also's too) */
+        uint32_t below = last & ~(ECS_MARK_ROWS - 1u); /* the most rows the marks may cover now */
+        m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
+        if (m->rows > below) m->rows = below;
+        if (also) {
+            ecs_mark(also, row);
+            if (also->rows > below) also->rows = below;
+        }
+    }
 }
 
 /* Rows a and b (a <= b; the same row for one) were written in the array `m` marks and in
