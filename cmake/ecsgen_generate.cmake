@@ -42,14 +42,13 @@ function(_ecsgen_generate target)
   if(ARG_SYSTEM_HEADERS)
     list(APPEND flags --system-headers)
   endif()
+  set(listed) # without a flag the registry's names ({name}_ecs.h, ...): the schema is not read here
   if(flags)
-    execute_process(COMMAND ${ECSGEN_COMMAND} "${schema}" ${flags} --list-outputs OUTPUT_VARIABLE outputs
-      OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-  else()
-    execute_process(COMMAND ${ECSGEN_COMMAND} --list-outputs OUTPUT_VARIABLE outputs
-      OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-    string(REPLACE "{name}" "${name}" outputs "${outputs}")
+    set(listed "${schema}" ${flags})
   endif()
+  execute_process(COMMAND ${ECSGEN_COMMAND} ${listed} --list-outputs OUTPUT_VARIABLE outputs
+    OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  string(REPLACE "{name}" "${name}" outputs "${outputs}")
   string(REPLACE "\n" ";" outputs "${outputs}")
   list(TRANSFORM outputs PREPEND "${out}/")
   list(SORT outputs) # in the depfile's order (sorted): Ninja matches its first target

@@ -46,7 +46,7 @@ static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {
 static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last) {
     if (__builtin_expect(row < m->rows, 0)) { /* (row >= m's rows: also's too) */
         uint32_t below = last & ~(ECS_MARK_ROWS - 1u); /* the most rows the marks may cover now */
-        m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
+        ecs_mark(m, row);
         if (m->rows > below) m->rows = below;
         if (also) {
             ecs_mark(also, row);

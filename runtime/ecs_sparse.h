@@ -188,7 +188,7 @@ static ECS_ALWAYS_INLINE uint32_t ecs_sparse_remove(ecs_sparse_t *s, ecs_entity_
 
 /* Moves the member at row `from` into `row`, whose member is leaving, for removing a member
  * of an owning group: each group it leaves fills its row with the group's last member, and
- * ecs_sparse_remove then takes it out at the row the last fill emptied. Row `from` keeps a
+ * ecs_sparse_remove_marking then takes it out at the row the last fill emptied. Row `from` keeps a
  * stale copy, and the leaving member's entry its old row, until that remove, which also
  * bumps `version`: neither is read or written here, so that a destroy stores each row once. */
 static inline void ecs_sparse_fill(ecs_sparse_t *s, uint32_t row, uint32_t from, ecs_marks_t *columns) {

@@ -112,29 +112,23 @@ class CMakeTest(unittest.TestCase):
             for name in ("mygame_ecs_views.c", "mygame_ecs_data.c", "mygame_system_move.h"):
                 self.assertTrue(os.path.exists(os.path.join(build, "mygame_ecs", name)), name)
 
-            def edit(component, field):
-                with open(schema, encoding="utf-8") as f:
+            def edit(file, component, field, kind):
+                """Adds a field to a component of schema/<file>, then builds: the build's output."""
+                path = os.path.join(project, "schema", file)
+                with open(path, encoding="utf-8") as f:
                     document = json.load(f)
-                if component == "velocity":  # in shared.json
-                    path = os.path.join(project, "schema", "shared.json")
-                    with open(path, encoding="utf-8") as f:
-                        shared = json.load(f)
-                    shared["components"]["velocity"]["fields"][field] = "f32"
-                    with open(path, "w", encoding="utf-8") as f:
-                        json.dump(shared, f)
-                else:
-                    document["components"][component]["fields"][field] = "i32"
-                    with open(schema, "w", encoding="utf-8") as f:
-                        json.dump(document, f)
+                document["components"][component]["fields"][field] = kind
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(document, f)
                 return run("cmake", "--build", build)
 
-            unrelated = edit("health", "max")  # move does not use health
+            unrelated = edit("mygame.json", "health", "max", "i32")  # move does not use health
             self.assertIn("mygame_ecs_data.c.o", unrelated)
             self.assertIn("main.c.o", unrelated)
             self.assertNotIn("move.c.o", unrelated)
             self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED)
             self.assertIn("no work to do", run("cmake", "--build", build))
-            used = edit("velocity", "z")  # move reads velocity
+            used = edit("shared.json", "velocity", "z", "f32")  # move reads velocity
             self.assertIn("move.c.o", used)
             self.assertEqual(run(os.path.join(build, "mygame")), EXPECTED)
 
