@@ -333,6 +333,43 @@ void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
+/* Lists the matches of rocks: the entities among rows 0..rows-1 of the walk
+ * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
+ * Returns their count; *in_place: every match's row is its place in the list. */
+static uint32_t game__list_0(const game_world_t *w, ecs_cursor_t walk, uint32_t rows, const ecs_sparse_t *const set[], uint32_t *const row[], ecs_entity_t *entity, bool *in_place) {
+    uint32_t n = 0;
+    bool place = true;
+    for (uint32_t k = 0; k < rows; k++) {
+        ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+        if (ecs_sparse_row(set[0], e) == ECS_ROW_NONE) continue;
+        if ((row[0][n] = ecs_sparse_row(set[1], e)) == ECS_ROW_NONE) continue;
+        if ((row[1][n] = ecs_sparse_row(set[2], e)) == ECS_ROW_NONE) continue;
+        if ((row[2][n] = ecs_sparse_row(set[3], e)) == ECS_ROW_NONE) continue;
+        place = place && row[0][n] == n && row[1][n] == n && row[2][n] == n;
+        entity[n++] = e;
+    }
+    *in_place = place;
+    return n;
+}
+
+/* Lists the matches of fire__query, collide__query: the entities among rows 0..rows-1 of the walk
+ * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
+ * Returns their count; *in_place: every match's row is its place in the list. */
+static uint32_t game__list_1(const game_world_t *w, ecs_cursor_t walk, uint32_t rows, const ecs_sparse_t *const set[], uint32_t *const row[], ecs_entity_t *entity, bool *in_place) {
+    uint32_t n = 0;
+    bool place = true;
+    for (uint32_t k = 0; k < rows; k++) {
+        ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+        if (ecs_sparse_row(set[0], e) == ECS_ROW_NONE) continue;
+        if ((row[0][n] = ecs_sparse_row(set[1], e)) == ECS_ROW_NONE) continue;
+        if ((row[1][n] = ecs_sparse_row(set[2], e)) == ECS_ROW_NONE) continue;
+        place = place && row[0][n] == n && row[1][n] == n;
+        entity[n++] = e;
+    }
+    *in_place = place;
+    return n;
+}
+
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
 bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
@@ -363,19 +400,10 @@ game_rocks_view_t game_query_rocks(game_world_t *w) {
         uint32_t rows = *walk.limit;
         sc->listed = false;
         if (rows && !game__rocks_scratch_fit(sc, rows)) return v;
-        uint32_t n = 0;
-        bool in_place = true;
-        for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
-            if (ecs_sparse_row(&w->components.asteroid.set, e) == ECS_ROW_NONE) continue;
-            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-            if ((sc->radius[n] = ecs_sparse_row(&w->components.radius.set, e)) == ECS_ROW_NONE) continue;
-            if ((sc->health[n] = ecs_sparse_row(&w->components.health.set, e)) == ECS_ROW_NONE) continue;
-            in_place = in_place && sc->position[n] == n && sc->radius[n] == n && sc->health[n] == n;
-            sc->entity[n++] = e;
-        }
+        const ecs_sparse_t *const set[] = { &w->components.asteroid.set, &w->components.position.set, &w->components.radius.set, &w->components.health.set };
+        uint32_t *const row[] = { sc->position, sc->radius, sc->health };
+        uint32_t n = game__list_0(w, walk, rows, set, row, sc->entity, &sc->in_place);
         sc->count = n;
-        sc->in_place = in_place;
         sc->version = version;
         sc->listed = true;
     }
@@ -423,18 +451,10 @@ game_fire__query_view_t game_query_fire__query(game_world_t *w) {
         uint32_t rows = *walk.limit;
         sc->listed = false;
         if (rows && !game__fire__query_scratch_fit(sc, rows)) return v;
-        uint32_t n = 0;
-        bool in_place = true;
-        for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
-            if (ecs_sparse_row(&w->components.player.set, e) == ECS_ROW_NONE) continue;
-            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-            if ((sc->velocity[n] = ecs_sparse_row(&w->components.velocity.set, e)) == ECS_ROW_NONE) continue;
-            in_place = in_place && sc->position[n] == n && sc->velocity[n] == n;
-            sc->entity[n++] = e;
-        }
+        const ecs_sparse_t *const set[] = { &w->components.player.set, &w->components.position.set, &w->components.velocity.set };
+        uint32_t *const row[] = { sc->position, sc->velocity };
+        uint32_t n = game__list_1(w, walk, rows, set, row, sc->entity, &sc->in_place);
         sc->count = n;
-        sc->in_place = in_place;
         sc->version = version;
         sc->listed = true;
     }
@@ -480,18 +500,10 @@ game_collide__query_view_t game_query_collide__query(game_world_t *w) {
         uint32_t rows = *walk.limit;
         sc->listed = false;
         if (rows && !game__collide__query_scratch_fit(sc, rows)) return v;
-        uint32_t n = 0;
-        bool in_place = true;
-        for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
-            if (ecs_sparse_row(&w->components.bullet.set, e) == ECS_ROW_NONE) continue;
-            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-            if ((sc->radius[n] = ecs_sparse_row(&w->components.radius.set, e)) == ECS_ROW_NONE) continue;
-            in_place = in_place && sc->position[n] == n && sc->radius[n] == n;
-            sc->entity[n++] = e;
-        }
+        const ecs_sparse_t *const set[] = { &w->components.bullet.set, &w->components.position.set, &w->components.radius.set };
+        uint32_t *const row[] = { sc->position, sc->radius };
+        uint32_t n = game__list_1(w, walk, rows, set, row, sc->entity, &sc->in_place);
         sc->count = n;
-        sc->in_place = in_place;
         sc->version = version;
         sc->listed = true;
     }

@@ -306,6 +306,23 @@ void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
 
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
+/* Lists the matches of replication: the entities among rows 0..rows-1 of the walk
+ * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
+ * Returns their count; *in_place: every match's row is its place in the list. */
+static uint32_t server__list_0(const server_world_t *w, ecs_cursor_t walk, uint32_t rows, const ecs_sparse_t *const set[], uint32_t *const row[], ecs_entity_t *entity, bool *in_place) {
+    uint32_t n = 0;
+    bool place = true;
+    for (uint32_t k = 0; k < rows; k++) {
+        ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
+        if ((row[0][n] = ecs_sparse_row(set[0], e)) == ECS_ROW_NONE) continue;
+        if (ecs_sparse_row(set[1], e) == ECS_ROW_NONE) continue;
+        place = place && row[0][n] == n;
+        entity[n++] = e;
+    }
+    *in_place = place;
+    return n;
+}
+
 /* Room for n matches in q's list; false when out of memory (the list stays valid). */
 bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n) {
     if (n <= sc->capacity) return true;
@@ -330,17 +347,10 @@ server_replication_view_t server_query_replication(server_world_t *w) {
         uint32_t rows = *walk.limit;
         sc->listed = false;
         if (rows && !server__replication_scratch_fit(sc, rows)) return v;
-        uint32_t n = 0;
-        bool in_place = true;
-        for (uint32_t k = 0; k < rows; k++) {
-            ecs_entity_t e = ecs_sparse_id(walk.set, k, w->entities.generation);
-            if ((sc->position[n] = ecs_sparse_row(&w->components.position.set, e)) == ECS_ROW_NONE) continue;
-            if (ecs_sparse_row(&w->components.replicated.set, e) == ECS_ROW_NONE) continue;
-            in_place = in_place && sc->position[n] == n;
-            sc->entity[n++] = e;
-        }
+        const ecs_sparse_t *const set[] = { &w->components.position.set, &w->components.replicated.set };
+        uint32_t *const row[] = { sc->position };
+        uint32_t n = server__list_0(w, walk, rows, set, row, sc->entity, &sc->in_place);
         sc->count = n;
-        sc->in_place = in_place;
         sc->version = version;
         sc->listed = true;
     }

@@ -1,6 +1,7 @@
 """The validated model of a schema (checks.build_model makes it). It owns every C name and
 literal: templates only print."""
 
+import functools
 import hashlib
 import json
 
@@ -432,6 +433,40 @@ class SpawnTest:
         self.children = list(children)
 
 
+class MatchLister:
+    """The loop that lists the matches of the non-owned queries of one list_shape: they share
+    it, each passing its sparse sets and its row lists, so that ten systems over position,
+    velocity and one more component compile one loop, not ten (the views part's compile
+    time: docs/performance.md, "Rebuild time")."""
+
+    def __init__(self, fn, queries):
+        first = queries[0]
+        self.fn = fn
+        self.queries = queries
+        self.any_slot = any(c.slot for c in first.all)
+        # Per term, C for live entity e's row ("w", "e", "set" and "row" are the loop's
+        # parameters): a sparse term's set is an argument, a slot term's mask bit a constant.
+        self.all_rows, self.none_rows = [], []  # all: (row, the index of its row list or None)
+        sets = lists = 0
+        for c in first.all + first.none:
+            row = c.row_of("w", "e") if c.slot else f"ecs_sparse_row(set[{sets}], e)"
+            sets += not c.slot
+            if c in first.none:
+                self.none_rows.append(row)
+            elif c.tag:
+                self.all_rows.append((row, None))
+            else:
+                self.all_rows.append((row, lists))
+                lists += 1
+        self.sets = sets  # the sparse terms' sets it takes
+        self.lists = lists  # the row lists it fills
+
+    @staticmethod
+    def sets_of(q):
+        """The query's sparse terms, in the order the loop takes their sets."""
+        return [c for c in q.all + q.none if not c.slot]
+
+
 class Query:
     def __init__(self, names, name, all_of, none_of, doc, owned, path):
         self.name = name
@@ -478,6 +513,13 @@ class Query:
         """The components whose rows a non-owned view lists: one list serves every pool of a
         slot-only query."""
         return self.data[:1] if self.slot_only else self.data
+
+    @property
+    def list_shape(self):
+        """What the loop that lists a non-owned view's matches depends on: each term's storage
+        (a slot component by name: its mask bit is a constant of the loop), tag or not."""
+        return (tuple((c.name if c.slot else None, c.tag) for c in self.all),
+                tuple(c.name if c.slot else None for c in self.none))
 
     @property
     def driver(self):
@@ -855,6 +897,19 @@ class Schema:
     @property
     def scratch_queries(self):
         return [q for q in self.queries if not q.owned]
+
+    @functools.cached_property
+    def match_listers(self):
+        """The non-owned queries that are not slot-only, by list_shape: one loop lists the
+        matches of each shape's queries (asked for after ownership is decided)."""
+        by_shape = {}
+        for q in self.scratch_queries:
+            if not q.slot_only:
+                by_shape.setdefault(q.list_shape, []).append(q)
+        return [MatchLister(self.names.internal("list", str(k)), qs) for k, qs in enumerate(by_shape.values())]
+
+    def lister_of(self, q):
+        return next(b for b in self.match_listers if q in b.queries)
 
     @property
     def id_pools(self):
