@@ -7,7 +7,7 @@
 #include "ecs_alloc.h"
 
 void ecs_marks_reset(ecs_marks_t *m, uint32_t rows) {
-    size_t need = ((size_t)rows + 1023u) >> 10;
+    size_t need = ((size_t)rows + (64u << ECS_MARK_SHIFT) - 1u) >> (ECS_MARK_SHIFT + 6u); /* 64 bits a word */
     if (need > m->words) {
         uint64_t *bits = ecs_realloc_array(m->bits, need, sizeof *bits);
         if (!bits) {

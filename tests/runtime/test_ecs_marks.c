@@ -10,7 +10,7 @@
 #include "ecs_sparse.h"
 
 static bool marked(const ecs_marks_t *m, uint32_t row) {
-    return row >= m->rows || ((m->bits[row >> 10] >> ((row >> ECS_MARK_SHIFT) & 63u)) & 1u);
+    return row >= m->rows || ((m->bits[row >> (ECS_MARK_SHIFT + 6u)] >> ((row >> ECS_MARK_SHIFT) & 63u)) & 1u);
 }
 
 static void test_mark_and_reset(void) {
