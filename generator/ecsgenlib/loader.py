@@ -60,7 +60,40 @@ def read_json(file, display):
     except ValueError as e:
         raise SchemaError(display, "", f"malformed JSON: {e}", "JSON has no NaN or Infinity") from None
     _check_depth(text, display)
+    _check_text(document, display)
     return document
+
+
+def _check_text(document, display):
+    """JSON's \\ud800-\\udfff escapes can spell a lone surrogate, which is not text (a doc or a name
+    holding one could not be written into the generated files): refused, by path."""
+    errors = []
+
+    def shown(key):  # a path names the key with its surrogate escaped, as the JSON spelled it
+        return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+    def check(text, path):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            errors.append(SchemaError(display, path, f"not valid Unicode: a lone surrogate at character {e.start}",
+                                      "an escape \\ud800-\\udbff spells a character only followed by one of \\udc00-\\udfff"))
+
+    def walk(value, path):
+        if isinstance(value, str):
+            check(value, path)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                here = f"{path}.{shown(key)}" if path else shown(key)
+                check(key, here)
+                walk(item, here)
+        elif isinstance(value, list):
+            for k, item in enumerate(value):
+                walk(item, f"{path}[{k}]")
+
+    walk(document, "")
+    if errors:
+        raise SchemaErrors(errors)
 
 
 # The most bytes a schema file may hold (a 10,000-component schema is about 2 MB): a device

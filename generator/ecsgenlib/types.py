@@ -131,10 +131,7 @@ class FieldType:
         if self.is_string:
             if not isinstance(value, str):
                 raise ValueError(f"expected a string for {self.spelling}, got {_show(value)}")
-            try:
-                size = len(value.encode("utf-8"))
-            except UnicodeEncodeError as e:  # JSON's \ud800 escapes can spell a lone surrogate
-                raise ValueError(f"not valid Unicode: a lone surrogate at character {e.start}") from None
+            size = len(value.encode("utf-8"))  # (loader.read_json refused lone surrogates)
             if size > self.length - 1:
                 raise ValueError(f"string of {size} bytes does not fit {self.spelling} (at most {self.length - 1} bytes)")
             if "\0" in value:

@@ -2,7 +2,8 @@
 """Property tests of the generator on random schemas.
 
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
-defaults, tags, singletons, prefabs, queries with `none`, names near C keywords and near the
+defaults, tags, singletons, slot and sparse storage, soa and struct layout, prefabs, queries
+with `none`, names near C keywords and near the
 clash rules); each is generated, its output compiled with gcc and clang at
 -std=c11 -Wall -Wextra -Wpedantic -Werror together with a C smoke test written for it here
 (defaults through <NAME>_<C>_DEFAULT, every prefab, set/get/has/add/remove/ref of every
@@ -188,6 +189,10 @@ class SchemaMaker:
             spec = {"fields": fields}
             if singleton:
                 spec["singleton"] = True
+            elif rng.random() < 0.3:
+                spec["layout"] = rng.choice(["struct", "soa"])
+        if not singleton and rng.random() < 0.3:
+            spec["storage"] = rng.choice(["slot", "slot", "sparse"])
         if rng.random() < 0.2:
             spec["doc"] = rng.choice(DOCS)
         return spec
@@ -228,8 +233,9 @@ class SchemaMaker:
             spec = {"all": chosen[:cut]}
             if cut < len(chosen) or rng.random() < 0.2:
                 spec["none"] = chosen[cut:]
-            if rng.random() < 0.2:
-                spec["owned"] = rng.random() < 0.5
+            if rng.random() < 0.2:  # a query over slot storage cannot own pools
+                spec["owned"] = rng.random() < 0.5 and not any(
+                    components[c].get("storage") == "slot" for c in spec["all"])
             if rng.random() < 0.2:
                 spec["doc"] = rng.choice(DOCS)
             queries[self.name(set(queries))] = spec
