@@ -133,6 +133,14 @@ class System:
             return f"{const}{f.element_c_type} (*{restrict}{f.name}){f.suffix}"
         return f"{const}{f.element_c_type} *{restrict}{f.name}"
 
+    def field_source(self, c, f, expr):
+        """expr (a pointer to f's rows, or to the singleton's value) as field_decl's member
+        takes it: a read-only array field's pointer converted explicitly, since C before C23
+        does not convert `T (*)[N]` to `const T (*)[N]` (-Wpedantic refuses it)."""
+        if f is not None and f.is_block and not self.writable(c):
+            return f"(const {f.element_c_type} (*){f.suffix}){expr}"
+        return expr
+
     @property
     def effects(self):
         """The components whose membership its recorded changes touch (destroys: all)."""

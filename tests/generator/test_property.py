@@ -3,7 +3,8 @@
 
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
 defaults, tags, singletons, slot and sparse storage, soa and struct layout, relations that
-clear or cascade (compiled, not exercised), prefabs, queries with `none`, names near C
+clear or cascade (compiled, not exercised), systems (stepped once), prefabs, queries with
+`none`, names near C
 keywords and near the
 clash rules); each is generated, its output compiled with gcc and clang at
 -std=c11 -Wall -Wextra -Wpedantic -Werror together with a C smoke test written for it here
@@ -256,8 +257,33 @@ class SchemaMaker:
             prefabs[self.name(set(prefabs))] = spec
         if prefabs or rng.random() < 0.5:
             doc["prefabs"] = prefabs
+        # Systems over inline queries: the smoke program defines each body (it changes
+        # nothing, so the model holds) and steps the world once. The context's own members
+        # (count, entity, dt, world) cannot be component names there.
+        context = {"count", "entity", "dt", "world"}
+        data = [c for c in pooled if not components[c].get("tag") and c not in context]
+        tags = [c for c in pooled if components[c].get("tag") and c not in context]
+        singles = [c for c, s in components.items() if s.get("singleton") and c not in context]
+        systems = {}
+        for _ in range(rng.choice([0, 0, 1, 2, 3]) if data else 0):
+            all_ = rng.sample(data, rng.randint(1, min(3, len(data)))) + rng.sample(tags, min(len(tags), rng.randint(0, 1)))
+            spec = {"all": all_}
+            own = [c for c in all_ if c in data]
+            writes = rng.sample(own, rng.randint(0, len(own)))
+            reads = [c for c in own if c not in writes and rng.random() < 0.5] + [c for c in singles if rng.random() < 0.3]
+            if writes:
+                spec["writes"] = writes
+            if reads:
+                spec["reads"] = reads
+            if systems and rng.random() < 0.4:
+                spec["after"] = [rng.choice(list(systems))]
+            if rng.random() < 0.2:
+                spec["split"] = False
+            systems[self.name(set(systems) | set(queries) | set(components) | set(prefabs))] = spec
+        if systems:
+            doc["systems"] = systems
         # Relations last: the smoke test leaves them alone (their values are entities), so no
-        # query or prefab names one; the schema still goes through both compilers.
+        # query, prefab or system names one; the schema still goes through both compilers.
         for _ in range(rng.choice([0, 0, 1, 2])):
             spec = {"relation": {"on_target_destroy": rng.choice(["clear", "cascade"])}}
             if rng.random() < 0.3:
@@ -340,6 +366,13 @@ def c_name_clashes(doc):
     for pname in doc.get("prefabs", {}):
         claim(f"{p}_spawn_{pname}", "p." + pname)
         claim(f"{p}_spawn_{pname}_with", "p." + pname)
+    if doc.get("systems"):
+        for fixed in ("step", "set_threads", "threads"):
+            claim(f"{p}_{fixed}", "fixed")
+    for sname in doc.get("systems", {}):
+        for identifier in (f"{p}_{sname}_t", f"{p}_{sname}", f"{up}_{sname.upper()}_FIELD", f"{p}_system_{sname}",
+                           f"{up}_SYSTEM_{sname.upper()}_H"):
+            claim(identifier, "x." + sname)
     return clash
 
 
@@ -489,6 +522,8 @@ class Smoke:
         for cname in self.components:
             if not self.specs[cname].get("tag"):
                 out.append(self.eq_function(cname))
+        for sname in self.doc.get("systems", {}):
+            out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{ (void)s; }}\n")
         emit = self.emit
         emit(f"{p}_world_t *w = {p}_world_new();")
         emit("CHECK(w != NULL);")
@@ -622,6 +657,11 @@ class Smoke:
             self.check_entity("s", model)
             emit(f"  CHECK({p}_destroy(w, s)); }}")
             alive -= 1
+        if self.doc.get("systems"):  # the bodies change nothing: every entity as it was
+            emit(f"{p}_step(w, 0.016f);")
+            emit(f"CHECK_EQ({p}_count(w), {alive});")
+            for k, model in models.items():
+                self.check_entity(f"e[{k}]", model)
         for k in sorted(models):
             emit(f"CHECK({p}_destroy(w, e[{k}]));")
         emit(f"CHECK_EQ({p}_count(w), 1);")
@@ -948,7 +988,9 @@ class PropertyTest(unittest.TestCase):
             name = produced[0][:-len("_ecs.c")]
             # Links world_new and world_free without calling them: with a huge max_entities
             # world_new reserves (and touches) every row up front, which may take gigabytes.
-            main = f'#include "{name}_ecs.h"\nint main(void) {{\n' \
+            systems = json.loads(text).get("systems", {})  # accepted: valid JSON; their bodies are the program's
+            bodies = "".join(f"void {name}_system_{x}({name}_{x}_t *ECS_RESTRICT s) {{ (void)s; }}\n" for x in systems)
+            main = f'#include "{name}_ecs.h"\n{bodies}int main(void) {{\n' \
                    f'    {name}_world_t *(*make)(void) = {name}_world_new;\n' \
                    f'    void (*drop)({name}_world_t *) = {name}_world_free;\n' \
                    f'    return make == 0 || drop == 0;\n}}\n'
