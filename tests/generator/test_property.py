@@ -268,6 +268,18 @@ class SchemaMaker:
         for _ in range(rng.choice([0, 0, 1, 2, 3]) if data else 0):
             all_ = rng.sample(data, rng.randint(1, min(3, len(data)))) + rng.sample(tags, min(len(tags), rng.randint(0, 1)))
             spec = {"all": all_}
+            others = [c for c in pooled if c not in all_ and c not in context]
+            if others and rng.random() < 0.3:
+                spec["none"] = rng.sample(others, 1)
+            others = [c for c in others if c not in spec.get("none", [])]
+            if others and rng.random() < 0.2:
+                spec["any"] = rng.sample(others, min(len(others), rng.randint(1, 2)))
+            for key in ("adds", "removes"):  # effects the schedule orders by; the bodies make none
+                if rng.random() < 0.25:
+                    spec[key] = rng.sample(pooled, min(len(pooled), rng.randint(1, 2)))
+            for key in ("spawns", "destroys"):
+                if rng.random() < 0.2:
+                    spec[key] = True
             own = [c for c in all_ if c in data]
             writes = rng.sample(own, rng.randint(0, len(own)))
             reads = [c for c in own if c not in writes and rng.random() < 0.5] + [c for c in singles if rng.random() < 0.3]
