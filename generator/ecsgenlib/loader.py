@@ -79,19 +79,19 @@ def _check_text(document, display):
             errors.append(SchemaError(display, path, f"not valid Unicode: a lone surrogate at character {e.start}",
                                       "an escape \\ud800-\\udbff spells a character only followed by one of \\udc00-\\udfff"))
 
-    def walk(value, path):
+    def walk(value, parts):
         if isinstance(value, str):
-            check(value, path)
+            check(value, json_path(parts))
         elif isinstance(value, dict):
             for key, item in value.items():
-                here = f"{path}.{shown(key)}" if path else shown(key)
-                check(key, here)
+                here = parts + [shown(key)]
+                check(key, json_path(here))
                 walk(item, here)
         elif isinstance(value, list):
             for k, item in enumerate(value):
-                walk(item, f"{path}[{k}]")
+                walk(item, parts + [k])
 
-    walk(document, "")
+    walk(document, [])
     if errors:
         raise SchemaErrors(errors)
 
