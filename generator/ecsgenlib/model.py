@@ -446,20 +446,17 @@ class MatchLister:
         self.any_slot = any(c.slot for c in first.all)
         # Per term, C for live entity e's row ("w", "e", "set" and "row" are the loop's
         # parameters): a sparse term's set is an argument, a slot term's mask bit a constant.
-        self.all_rows, self.none_rows = [], []  # all: (row, the index of its row list or None)
-        sets = lists = 0
-        for c in first.all + first.none:
-            row = c.row_of("w", "e") if c.slot else f"ecs_sparse_row(set[{sets}], e)"
-            sets += not c.slot
-            if c in first.none:
-                self.none_rows.append(row)
-            elif c.tag:
-                self.all_rows.append((row, None))
-            else:
-                self.all_rows.append((row, lists))
-                lists += 1
-        self.sets = sets  # the sparse terms' sets it takes
-        self.lists = lists  # the row lists it fills
+        # The indexes are those of the lists each view passes: sets_of(q) and q.data.
+        sparse = self.sets_of(first)
+
+        def row(c):
+            return c.row_of("w", "e") if c.slot else f"ecs_sparse_row(set[{sparse.index(c)}], e)"
+
+        # all: (row, the index of its row list, or None for a tag)
+        self.all_rows = [(row(c), None if c.tag else first.data.index(c)) for c in first.all]
+        self.none_rows = [row(c) for c in first.none]
+        self.sets = len(sparse)  # the sparse terms' sets it takes
+        self.lists = len(first.data)  # the row lists it fills
 
     @staticmethod
     def sets_of(q):
