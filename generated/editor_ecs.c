@@ -1647,25 +1647,16 @@ size_t editor_snapshot_memory(const editor_snapshot_t *s) {
 }
 
 /* ---- The recorder ------------------------------------------------------------------- */
+/* The ring of frames and a recording's JSON are the runtime's (ecs_recorder.h); what they
+ * need of this schema's worlds is below. */
 
 struct editor_recorder {
-    uint32_t capacity;       /* frames kept */
-    uint32_t frames;         /* frames held */
-    ecs_snap_image_t head;   /* the latest frame, in full */
-    ecs_snap_delta_t *back;  /* capacity - 1 deltas, a ring: back[newest] turns the latest
-                              * frame into the one before, back[newest - 1] that one into
-                              * the one before it, ... */
-    uint32_t newest;
-    ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
-    uint64_t epoch;           /* the world's marks' epoch at the latest frame (0: none) */
+    ecs_frames_t ring;
 };
 
 editor_recorder_t *editor_recorder_new(uint32_t capacity) {
-    if (!capacity) capacity = 1;
     editor_recorder_t *rec = ecs_calloc(1, sizeof *rec);
-    if (!rec) return NULL;
-    rec->capacity = capacity;
-    if (capacity > 1 && !(rec->back = ecs_calloc(capacity - 1u, sizeof *rec->back))) {
+    if (rec && !ecs_frames_init(&rec->ring, capacity)) {
         ecs_free(rec);
         return NULL;
     }
@@ -1673,17 +1664,12 @@ editor_recorder_t *editor_recorder_new(uint32_t capacity) {
 }
 
 void editor_recorder_clear(editor_recorder_t *rec) {
-    rec->frames = 0;
-    rec->newest = 0;
-    rec->epoch = 0;
+    ecs_frames_clear(&rec->ring);
 }
 
 void editor_recorder_free(editor_recorder_t *rec) {
     if (!rec) return;
-    ecs_snap_image_fini(&rec->head);
-    ecs_snap_image_fini(&rec->scratch);
-    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) ecs_snap_delta_fini(&rec->back[k]);
-    ecs_free(rec->back);
+    ecs_frames_fini(&rec->ring);
     ecs_free(rec);
 }
 
@@ -1691,47 +1677,23 @@ bool editor_recorder_record(editor_recorder_t *rec, const editor_world_t *w) {
     EDITOR__CHECK_NO_LOOP(w, "editor_recorder_record() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[EDITOR__SNAP_BLOCKS];
     uint32_t n = editor__snap_blocks(w, w, b);
-    bool ok;
-    if (!rec->frames || rec->capacity == 1u) {
-        ok = ecs_snap_image_take(&rec->head, b, n);
-        rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
-    } else {
-        uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
-        bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
-        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
+    bool marked;
+    if (!ecs_frames_record(&rec->ring, b, n, w->marks_epoch__, &marked)) return false;
 #if EDITOR_CHECKS
-        if (ok && marked) editor__snap_check_marks(&rec->head, NULL, b, 0, "editor_recorder_record");
+    if (marked) editor__snap_check_marks(&rec->ring.head, NULL, b, 0, "editor_recorder_record");
+#else
+    (void)marked;
 #endif
-        rec->newest = slot;
-    }
-    if (!ok) {
-        rec->frames = 0;
-        rec->epoch = 0;
-        return false;
-    }
-    rec->epoch = editor__snap_marks_reset((editor_world_t *)(uintptr_t)w, ecs_marks_epoch());
-    if (rec->frames < rec->capacity) rec->frames++;
+    rec->ring.epoch = editor__snap_marks_reset((editor_world_t *)(uintptr_t)w, ecs_marks_epoch());
     return true;
 }
 
 uint32_t editor_recorder_frames(const editor_recorder_t *rec) {
-    return rec->frames;
+    return rec->ring.frames;
 }
 
 uint32_t editor_recorder_capacity(const editor_recorder_t *rec) {
-    return rec->capacity;
-}
-
-/* The image of frame `back` (0: the latest): head itself, or scratch rebuilt from it. */
-static const ecs_snap_image_t *editor__snap_frame_world_image(editor_recorder_t *rec, uint32_t back) {
-    if (back >= rec->frames) return NULL;
-    if (!back) return &rec->head;
-    if (!ecs_snap_image_copy(&rec->scratch, &rec->head)) return NULL;
-    for (uint32_t j = 0; j < back; j++) {
-        uint32_t slot = (rec->newest + (rec->capacity - 1u) - j) % (rec->capacity - 1u);
-        if (!ecs_snap_apply(&rec->scratch, &rec->back[slot])) return NULL;
-    }
-    return &rec->scratch;
+    return rec->ring.capacity;
 }
 
 /* Restores image img (a frame) into w. */
@@ -1742,12 +1704,13 @@ static bool editor__snap_frame_world_restore(editor_world_t *w, const ecs_snap_i
 
 bool editor_recorder_restore(editor_recorder_t *rec, editor_world_t *w, uint32_t frames_back) {
     EDITOR__CHECK_NO_LOOP(w, "editor_recorder_restore() inside a macro loop (EDITOR_EACH...): call it after the loop (docs/iteration.md)");
-    return editor__snap_frame_world_restore(w, editor__snap_frame_world_image(rec, frames_back));
+    return editor__snap_frame_world_restore(w, ecs_frames_image(&rec->ring, frames_back));
 }
 
-/* Frame `back` as a world of its own (NULL when out of memory or no such frame). */
-static editor_world_t *editor__snap_frame_world(editor_recorder_t *rec, uint32_t back) {
-    const ecs_snap_image_t *img = editor__snap_frame_world_image(rec, back);
+/* Frame `back` of recorder rec as a world of its own (NULL when out of memory or no such
+ * frame). */
+static void *editor__snap_frame_world(void *rec, uint32_t back) {
+    const ecs_snap_image_t *img = ecs_frames_image(&((editor_recorder_t *)rec)->ring, back);
     if (!img) return NULL;
     editor_world_t *w = editor_world_new();
     if (w && !editor__snap_frame_world_restore(w, img)) {
@@ -1760,337 +1723,64 @@ static editor_world_t *editor__snap_frame_world(editor_recorder_t *rec, uint32_t
     return w;
 }
 
-static bool editor__snap_frame_world_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
-    if (err) {
-        char shown[200];
-        ecs_json_escape(shown, sizeof shown, path);
-        snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
-        err->code = code;
-    }
-    return false;
-}
-
 bool editor_recorder_save_frame(editor_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
-    if (frames_back >= rec->frames) return editor__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
+    if (frames_back >= rec->ring.frames) return ecs_recording_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
     editor_world_t *w = editor__snap_frame_world(rec, frames_back);
-    if (!w) return editor__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!w) return ecs_recording_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     bool ok = editor_world_save(w, path, err);
     editor_world_free(w);
     return ok;
 }
 
-/* Whether objects a and b have the same keys in the same order. */
-static bool editor__snap_frame_world_same_keys(const cJSON *a, const cJSON *b) {
-    for (a = a->child, b = b->child; a && b; a = a->next, b = b->next)
-        if (strcmp(a->string, b->string) != 0) return false;
-    return !a && !b;
+/* This schema's worlds, as ecs_recording_write takes them. */
+static void editor__snap_frame_world_free(void *w) {
+    editor_world_free(w);
 }
 
-/* What changed from world a to world b, as a delta object of a recording: "singletons" that
- * differ; "removed": ids whose slot is empty in b; "entities": whole objects of entities new
- * in their slot or whose components were added or removed; "changed": the id and the
- * components whose values changed, of the others. NULL when out of memory. */
-static cJSON *editor__snap_frame_world_delta(const editor_world_t *a, const editor_world_t *b, void *scratch) {
-    cJSON *delta = cJSON_CreateObject(), *singletons = cJSON_CreateObject(), *removed = cJSON_CreateArray(),
-          *set = cJSON_CreateArray(), *changed = cJSON_CreateArray();
-    if (!ecs_json_put(delta, "singletons", singletons) || !ecs_json_put(delta, "removed", removed) ||
-        !ecs_json_put(delta, "entities", set) || !ecs_json_put(delta, "changed", changed))
-        goto fail;
-    for (uint32_t k = 0; k < editor_meta.component_count; k++) {
-        const ecs_meta_component_t *m = &editor_meta.components[k];
-        if (m->kind != ECS_META_SINGLETON) continue;
-        if (memcmp((const char *)a + m->singleton_offset, (const char *)b + m->singleton_offset, m->size) == 0) continue;
-        if (!ecs_json_put(singletons, m->name, ecs_json_make_value(m, &b->entities, (const char *)b + m->singleton_offset)))
-            goto fail;
-    }
-    uint32_t used = a->entities.used > b->entities.used ? a->entities.used : b->entities.used;
-    for (uint32_t i = 0; i < used; i++) {
-        ecs_entity_t ea = ecs_entities_at(&a->entities, i), eb = ecs_entities_at(&b->entities, i);
-        if (eb == ECS_NULL) {
-            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_make_entity(ea))) goto fail;
-            continue;
-        }
-        cJSON *ob = editor__json__entity(b, eb, scratch), *oa = NULL, *patch = NULL;
-        if (!ob) goto fail;
-        if (ea == eb) {
-            if (!(oa = editor__json__entity(a, ea, scratch))) {
-                cJSON_Delete(ob);
-                goto fail;
-            }
-            if (editor__snap_frame_world_same_keys(oa, ob)) { /* the same components: the changed values */
-                patch = cJSON_CreateObject();
-                for (cJSON *x = oa->child, *y = ob->child; patch && x; x = x->next, y = y->next) {
-                    if (x != oa->child && cJSON_Compare(x, y, true)) continue;
-                    cJSON *copy = cJSON_Duplicate(y, true);
-                    if (!ecs_json_put(patch, y->string, copy)) cJSON_Delete(patch), patch = NULL;
-                }
-                cJSON_Delete(ob);
-                ob = NULL;
-                if (!patch) {
-                    cJSON_Delete(oa);
-                    goto fail;
-                }
-            }
-            cJSON_Delete(oa);
-        }
-        if (patch) {
-            if (patch->child && patch->child->next ? !ecs_json_append(changed, patch) : (cJSON_Delete(patch), false))
-                goto fail;
-        } else if (!ecs_json_append(set, ob)) {
-            goto fail;
-        }
-    }
-    return delta;
-fail:
-    cJSON_Delete(delta);
-    return NULL;
+static cJSON *editor__snap_frame_world_json(const void *w) {
+    return editor__json__world(w);
+}
+
+static cJSON *editor__snap_frame_world_entity(const void *w, ecs_entity_t e, void *scratch) {
+    return editor__json__entity(w, e, scratch);
 }
 
 bool editor_recorder_save_all(editor_recorder_t *rec, const char *path, ecs_error_t *err) {
-    if (!rec->frames) return editor__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "the recorder holds no frames");
-    cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
-    editor_world_t *prev = NULL, *cur = NULL;
-    void *scratch = ecs_realloc_array(NULL, 1, sizeof(editor__value_t));
-    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_make_uint(1)) &&
-              ecs_json_put(info, "frames", ecs_json_make_uint(rec->frames)) &&
-              ecs_json_put(doc, "schema", cJSON_CreateString("editor")) &&
-              ecs_json_put(doc, "version", ecs_json_make_uint(1u)) &&
-              (prev = editor__snap_frame_world(rec, rec->frames - 1u)) != NULL &&
-              ecs_json_put(doc, "first", editor__json__world(prev)) && ecs_json_put(doc, "deltas", deltas);
-    for (uint32_t back = rec->frames - 1u; ok && back-- > 0;) {
-        ok = (cur = editor__snap_frame_world(rec, back)) != NULL && ecs_json_append(deltas, editor__snap_frame_world_delta(prev, cur, scratch));
-        editor_world_free(prev);
-        prev = cur;
-        cur = NULL;
-    }
-    editor_world_free(prev);
-    ecs_free(scratch);
-    char *text = ok ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    if (!text) return editor__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
-    ecs_error_t ignored;
-    ok = ecs_json_write_file(path, text, err ? err : &ignored);
-    free(text);
-    return ok;
+    const ecs_recording_writer_t writer = { rec, editor__snap_frame_world, editor__snap_frame_world_free, editor__snap_frame_world_json,
+                                            editor__snap_frame_world_entity, sizeof(editor__value_t) };
+    return ecs_recording_write(path, &editor_meta, rec->ring.frames, &writer, err);
 }
 
-/* One entity of a frame being rebuilt: its slot and its object. */
+/* A recording being read: each frame loads into world, the newest are recorded in fresh. */
 typedef struct {
-    uint32_t slot;
-    cJSON *item;
-} editor__snap_frame_world_slot_t;
+    editor_world_t *world;
+    editor_recorder_t *fresh;
+} editor__snap_frame_world_reading_t;
 
-static int editor__snap_frame_world_by_slot(const void *a, const void *b) {
-    uint32_t x = ((const editor__snap_frame_world_slot_t *)a)->slot, y = ((const editor__snap_frame_world_slot_t *)b)->slot;
-    return x < y ? -1 : x > y;
+static bool editor__snap_frame_world_load(void *user, const char *text, ecs_error_t *why) {
+    return editor_world_from_json(((editor__snap_frame_world_reading_t *)user)->world, text, why);
 }
 
-/* The entry of slot in at[0..n) (sorted), or NULL. */
-static editor__snap_frame_world_slot_t *editor__snap_frame_world_find(editor__snap_frame_world_slot_t *at, size_t n, uint32_t slot) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2u;
-        if (at[mid].slot < slot) lo = mid + 1u;
-        else hi = mid;
-    }
-    return lo < n && at[lo].slot == slot ? &at[lo] : NULL;
-}
-
-/* Applies delta object d to document frame (the frame before, a saved world that loaded):
- * singletons replaced, the entities of "removed" taken out, those of "entities" put in their
- * slots, the list kept in slot order. The values are checked when the frame loads. */
-static bool editor__snap_frame_world_apply(ecs_json_ctx_t *ctx, cJSON *frame, const cJSON *d) {
-    static const char *const keys[] = { "singletons", "removed", "entities", "changed" };
-    if (!ecs_json_check_keys(ctx, d, keys, 4, "key of a delta")) return false;
-    cJSON *singletons = cJSON_GetObjectItemCaseSensitive(frame, "singletons");
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(frame, "entities");
-    const cJSON *ds = cJSON_GetObjectItemCaseSensitive(d, "singletons");
-    const cJSON *removed = cJSON_GetObjectItemCaseSensitive(d, "removed"), *set = cJSON_GetObjectItemCaseSensitive(d, "entities");
-    const cJSON *changed = cJSON_GetObjectItemCaseSensitive(d, "changed");
-    size_t mark = ctx->len;
-    if (ds && !cJSON_IsObject(ds)) return ecs_json_enter(ctx, "singletons"), ecs_json_fail(ctx, "expected an object");
-    if (removed && !cJSON_IsArray(removed)) return ecs_json_enter(ctx, "removed"), ecs_json_fail(ctx, "expected an array");
-    if (set && !cJSON_IsArray(set)) return ecs_json_enter(ctx, "entities"), ecs_json_fail(ctx, "expected an array");
-    if (changed && !cJSON_IsArray(changed)) return ecs_json_enter(ctx, "changed"), ecs_json_fail(ctx, "expected an array");
-    const cJSON *item;
-    cJSON_ArrayForEach(item, ds) {
-        cJSON *copy = cJSON_Duplicate(item, true);
-        if (!copy) return ecs_json_oom(ctx);
-        if (cJSON_GetObjectItemCaseSensitive(singletons, item->string)) cJSON_ReplaceItemInObjectCaseSensitive(singletons, item->string, copy);
-        else if (!ecs_json_put(singletons, item->string, copy)) return ecs_json_oom(ctx);
-    }
-    size_t n = (size_t)cJSON_GetArraySize(list), extra = set ? (size_t)cJSON_GetArraySize(set) : 0, added = 0;
-    editor__snap_frame_world_slot_t *at = ecs_realloc_array(NULL, n + extra + 1u, sizeof *at);
-    if (!at) return ecs_json_oom(ctx);
-    size_t k = 0;
-    while (list->child) { /* detach every entity (the frame's ids loaded already) */
-        cJSON *e = cJSON_DetachItemViaPointer(list, list->child);
-        ecs_entity_t id = ECS_NULL;
-        ecs_error_t ignored;
-        ecs_json_ctx_t quiet;
-        ecs_json_ctx_init(&quiet, &ignored);
-        ecs_json_read_id(&quiet, e, &id);
-        ecs_json_ctx_fini(&quiet);
-        at[k++] = (editor__snap_frame_world_slot_t){ ecs_entity_index(id), e };
-    }
-    bool ok = true;
-    size_t i = 0;
-    cJSON_ArrayForEach(item, removed) {
-        ecs_json_enter(ctx, "removed");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e;
-        editor__snap_frame_world_slot_t *old;
-        if (!(ok = ecs_json_read_entity(ctx, item, &e))) break;
-        if (e == ECS_NULL || !(old = editor__snap_frame_world_find(at, n, ecs_entity_index(e))) || !old->item) {
-            ok = ecs_json_fail(ctx, "no entity in this slot in the frame before");
-            break;
-        }
-        cJSON_Delete(old->item);
-        old->item = NULL;
-        ecs_json_leave(ctx, mark);
-    }
-    i = 0;
-    if (!ok) set = NULL;
-    cJSON_ArrayForEach(item, set) {
-        ecs_json_enter(ctx, "entities");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e;
-        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
-        cJSON *copy = cJSON_Duplicate(item, true);
-        if (!copy) {
-            ok = ecs_json_oom(ctx);
-            break;
-        }
-        editor__snap_frame_world_slot_t *old = editor__snap_frame_world_find(at, n, ecs_entity_index(e));
-        if (old) {
-            cJSON_Delete(old->item);
-            old->item = copy;
-        } else {
-            at[n + added++] = (editor__snap_frame_world_slot_t){ ecs_entity_index(e), copy };
-        }
-        ecs_json_leave(ctx, mark);
-    }
-    i = 0;
-    if (!ok) changed = NULL;
-    cJSON_ArrayForEach(item, changed) { /* values replaced in place: the same id, the same components */
-        ecs_json_enter(ctx, "changed");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e, was = ECS_NULL;
-        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
-        editor__snap_frame_world_slot_t *old = editor__snap_frame_world_find(at, n, ecs_entity_index(e));
-        if (old && old->item) {
-            ecs_error_t ignored;
-            ecs_json_ctx_t quiet;
-            ecs_json_ctx_init(&quiet, &ignored);
-            ecs_json_read_id(&quiet, old->item, &was);
-            ecs_json_ctx_fini(&quiet);
-        }
-        if (!old || !old->item || was != e) {
-            ecs_json_enter(ctx, "id");
-            ok = ecs_json_fail(ctx, "no entity with this id in the frame before");
-            break;
-        }
-        for (const cJSON *v = item->child; ok && v; v = v->next) {
-            if (!strcmp(v->string, "id")) continue;
-            cJSON *copy = cJSON_Duplicate(v, true);
-            if (!copy) ok = ecs_json_oom(ctx);
-            else if (!cJSON_GetObjectItemCaseSensitive(old->item, v->string)) {
-                cJSON_Delete(copy);
-                ecs_json_enter(ctx, v->string);
-                ok = ecs_json_fail(ctx, "not a component of the entity in the frame before (a new component goes in \"entities\")");
-            } else {
-                cJSON_ReplaceItemInObjectCaseSensitive(old->item, v->string, copy);
-            }
-        }
-        if (!ok) break;
-        ecs_json_leave(ctx, mark);
-    }
-    qsort(at, n + added, sizeof *at, editor__snap_frame_world_by_slot);
-    for (k = 0; k < n + added; k++) {
-        if (!at[k].item) continue;
-        if (k + 1u < n + added && at[k + 1u].slot == at[k].slot && ok) ok = ecs_json_fail(ctx, "two entities in one slot");
-        cJSON_AddItemToArray(list, at[k].item);
-    }
-    ecs_free(at);
-    return ok;
+static bool editor__snap_frame_world_keep(void *user) {
+    editor__snap_frame_world_reading_t *r = user;
+    return editor_recorder_record(r->fresh, r->world);
 }
 
 bool editor_recorder_load(editor_recorder_t *rec, const char *path, ecs_error_t *err) {
-    ecs_error_t ignored;
-    if (!err) err = &ignored;
-    char *text = ecs_json_read_file(path, 0, err);
-    if (!text) return false;
-    cJSON *doc = ecs_json_parse(text, err);
-    free(text);
-    if (!doc) {
-        ecs_json_error_in_file(err, path);
-        return false;
+    editor__snap_frame_world_reading_t r = { editor_world_new(), editor_recorder_new(rec->ring.capacity) };
+    const ecs_recording_reader_t reader = { &r, editor__snap_frame_world_load, editor__snap_frame_world_keep };
+    bool ok = r.world && r.fresh ? ecs_recording_read(path, &editor_meta, rec->ring.capacity, &reader, err)
+                                 : ecs_recording_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
+    editor_world_free(r.world);
+    if (ok) { /* swap contents: rec keeps its address */
+        editor_recorder_t t = *rec;
+        *rec = *r.fresh;
+        *r.fresh = t;
     }
-    static const char *const keys[] = { "recording", "schema", "version", "first", "deltas" };
-    ecs_json_ctx_t ctx;
-    ecs_json_ctx_init(&ctx, err);
-    editor_recorder_t *fresh = editor_recorder_new(rec->capacity);
-    editor_world_t *w = editor_world_new();
-    cJSON *frame = NULL;
-    const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(doc, "deltas");
-    bool ok = (fresh && w) ? true : ecs_json_oom(&ctx);
-    ok = ok && ecs_json_check_keys(&ctx, doc, keys, 5, "key of a recording") && ecs_json_check_header(&ctx, doc, "editor", 1u);
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "recording"))) ok = ecs_json_fail(&ctx, "recording: expected an object");
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "first"))) ok = ecs_json_fail(&ctx, "first: expected a saved world");
-    if (ok && !cJSON_IsArray(deltas)) ok = ecs_json_fail(&ctx, "deltas: expected an array");
-    int total = ok ? cJSON_GetArraySize(deltas) + 1 : 0;
-    if (ok) frame = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "first"), true);
-    if (ok && !frame) ok = ecs_json_oom(&ctx);
-    const cJSON *d = ok ? deltas->child : NULL;
-    for (int k = 0; ok && k < total; k++) {
-        if (k > 0) {
-            size_t mark = ecs_json_enter(&ctx, "deltas");
-            ecs_json_enter_index(&ctx, (size_t)k - 1u);
-            ok = editor__snap_frame_world_apply(&ctx, frame, d);
-            ecs_json_leave(&ctx, mark);
-            d = d->next;
-            if (!ok) break;
-        }
-        /* frames before the newest `capacity` are checked, not kept */
-        char *frame_text = cJSON_PrintUnformatted(frame);
-        if (!frame_text) {
-            ok = ecs_json_oom(&ctx);
-            break;
-        }
-        ecs_error_t why;
-        ok = editor_world_from_json(w, frame_text, &why);
-        free(frame_text);
-        if (!ok) { /* "frame K (deltas[K-1]): path: reason" */
-            char prefix[48];
-            snprintf(prefix, sizeof prefix, k ? "frame %d (deltas[%d]): " : "frame %d (first): ", k, k - 1);
-            size_t pl = strlen(prefix), dl = strlen(why.message);
-            if (dl > sizeof err->message - 1u - pl) dl = sizeof err->message - 1u - pl;
-            memcpy(err->message, prefix, pl);
-            memcpy(err->message + pl, why.message, dl);
-            err->message[pl + dl] = '\0';
-            err->code = why.code;
-            break;
-        }
-        if (total - k <= (int)rec->capacity && !editor_recorder_record(fresh, w)) ok = ecs_json_oom(&ctx);
-    }
-    cJSON_Delete(frame);
-    cJSON_Delete(doc);
-    ecs_json_ctx_fini(&ctx);
-    editor_world_free(w);
-    if (!ok) {
-        editor_recorder_free(fresh);
-        ecs_json_error_in_file(err, path);
-        return false;
-    }
-    editor_recorder_t t = *rec; /* swap contents: rec keeps its address */
-    *rec = *fresh;
-    *fresh = t;
-    editor_recorder_free(fresh);
-    return true;
+    editor_recorder_free(r.fresh);
+    return ok;
 }
 
 size_t editor_recorder_memory(const editor_recorder_t *rec) {
-    size_t bytes = sizeof *rec + ecs_snap_image_memory(&rec->head) + ecs_snap_image_memory(&rec->scratch);
-    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) bytes += ecs_snap_delta_memory(&rec->back[k]);
-    return bytes + (rec->capacity > 1u ? (size_t)(rec->capacity - 1u) * sizeof *rec->back : 0);
+    return sizeof *rec + ecs_frames_memory(&rec->ring);
 }

@@ -1878,11 +1878,8 @@ uint64_t game_world_hash(const game_world_t *w) {
 }
 
 /* ---- Systems (docs/systems.md) ------------------------------------------------------ */
-/* Threads are POSIX threads: a pool of n - 1 parked on a condition variable between stages,
- * started by game_set_threads only. (OpenMP would add a runtime and a compiler flag to every
- * program that links this file, and its barriers spin where a game wants idle cores.) */
-#include <pthread.h>
-#include <stdatomic.h>
+/* A stage's tasks (ranges of one system's matches) and the threads that run them are the
+ * runtime's (ecs_tasks.h); what a task runs, its change buffer and the stages are here. */
 #include <stdio.h>
 
 /* The matches of a split system go to threads in ranges of at least this many; a stage with
@@ -1895,24 +1892,10 @@ uint64_t game_world_hash(const game_world_t *w) {
 #define GAME_SYSTEM_PARALLEL_MIN 4096u
 #endif
 
-/* A range of one system's matches: a task for the pool. Task k records into buffer k, and
- * the buffers are applied in task order, which is the order of systems, then of matches. */
-typedef struct {
-    uint32_t system, begin, end;
-} game__task_t;
-
+/* Task k of a stage records into buffer k, and the buffers are applied in task order, which
+ * is the order of systems, then of matches. */
 struct game__systems {
-    unsigned threads;          /* threads a step uses, the caller's included */
-    unsigned started;          /* pool threads running */
-    pthread_t *ids;
-    pthread_mutex_t lock;
-    pthread_cond_t wake, done; /* wake: a stage is posted (or stop); done: the last thread finished it */
-    uint64_t generation;       /* stages posted */
-    unsigned busy;             /* pool threads still on the posted stage */
-    bool stop;
-    atomic_uint next;          /* the next task to take */
-    game__task_t *tasks;
-    uint32_t task_count, task_capacity;
+    ecs_tasks_t tasks;         /* the running stage's tasks, and the threads */
     struct game__deferred *buffers; /* one per task, kept between steps */
     uint32_t buffer_capacity;
     uint32_t dirty;            /* buffers 0..dirty-1 may hold changes not applied yet */
@@ -2146,80 +2129,42 @@ static void game__run_collide(const game_collide_t *all, uint32_t begin, uint32_
 
 /* The state, made on first need; NULL when out of memory. */
 static struct game__systems *game__systems_state(game_world_t *w) {
-    if (!w->systems__) {
-        w->systems__ = ecs_calloc(1, sizeof *w->systems__);
-        if (w->systems__) w->systems__->threads = 1;
-    }
+    if (!w->systems__) w->systems__ = ecs_calloc(1, sizeof *w->systems__);
     return w->systems__;
 }
 
-/* Takes tasks until none is left; each records into its own buffer. */
-static void game__systems_run_tasks(struct game__systems *st) {
-    for (;;) {
-        unsigned k = atomic_fetch_add_explicit(&st->next, 1u, memory_order_relaxed);
-        if (k >= st->task_count) break;
-        game__task_t t = st->tasks[k];
-        game__buffer = &st->buffers[k];
-        switch (t.system) {
-        case 0: game__run_fire(&st->ctx.fire, t.begin, t.end); break;
-        case 1: game__run_move(&st->ctx.move, t.begin, t.end); break;
-        case 2: game__run_expire(&st->ctx.expire, t.begin, t.end); break;
-        case 3: game__run_collide(&st->ctx.collide, t.begin, t.end); break;
-        default: break;
-        }
-        game__buffer = NULL;
+/* Runs task t (here: its changes go to the running thread's buffer, the world's unless a
+ * pool thread set one). */
+static void game__systems_run_task(struct game__systems *st, ecs_task_t t) {
+    switch (t.system) {
+    case 0: game__run_fire(&st->ctx.fire, t.begin, t.end); break;
+    case 1: game__run_move(&st->ctx.move, t.begin, t.end); break;
+    case 2: game__run_expire(&st->ctx.expire, t.begin, t.end); break;
+    case 3: game__run_collide(&st->ctx.collide, t.begin, t.end); break;
+    default: break;
     }
 }
 
-static void *game__systems_worker(void *arg) {
-    struct game__systems *st = arg;
-    uint64_t seen = 0;
-    pthread_mutex_lock(&st->lock);
-    for (;;) {
-        while (!st->stop && st->generation == seen) pthread_cond_wait(&st->wake, &st->lock);
-        if (st->stop) break;
-        seen = st->generation;
-        pthread_mutex_unlock(&st->lock);
-        game__systems_run_tasks(st);
-        pthread_mutex_lock(&st->lock);
-        if (--st->busy == 0) pthread_cond_signal(&st->done);
-    }
-    pthread_mutex_unlock(&st->lock);
-    return NULL;
+/* Task k on a pool thread: it records into its own buffer. */
+static void game__systems_run_pooled(void *user, uint32_t k, ecs_task_t t) {
+    struct game__systems *st = user;
+    game__buffer = &st->buffers[k];
+    game__systems_run_task(st, t);
+    game__buffer = NULL;
 }
 
-/* Room for `count` tasks and their buffers; false when out of memory. */
-static bool game__tasks_fit(struct game__systems *st, uint32_t count) {
-    if (count > st->task_capacity) {
-        uint32_t cap = count < 64u ? 64u : count * 2u;
-        game__task_t *tasks = ecs_realloc_array(st->tasks, cap, sizeof *tasks);
-        if (!tasks) return false;
-        st->tasks = tasks;
-        st->task_capacity = cap;
-    }
+/* Adds system x's tasks for n matches (ranges when it may be split, else one), with a
+ * buffer for each; false when out of memory. */
+static bool game__tasks_add(struct game__systems *st, uint32_t x, size_t n, bool split) {
+    if (!ecs_tasks_add(&st->tasks, x, n, split, GAME_SYSTEM_CHUNK)) return false;
+    uint32_t count = st->tasks.count;
     if (count > st->buffer_capacity) {
-        uint32_t cap = st->task_capacity;
+        uint32_t cap = st->tasks.capacity;
         struct game__deferred *buffers = ecs_realloc_array(st->buffers, cap, sizeof *buffers);
         if (!buffers) return false;
         memset(buffers + st->buffer_capacity, 0, (cap - st->buffer_capacity) * sizeof *buffers);
         st->buffers = buffers;
         st->buffer_capacity = cap;
-    }
-    return true;
-}
-
-/* Adds system x's tasks for n matches: ranges when it may be split, else one. */
-static bool game__tasks_add(struct game__systems *st, uint32_t x, size_t n, bool split) {
-    size_t chunk = n ? n : 1u;
-    if (split && n > GAME_SYSTEM_CHUNK) {
-        chunk = (n + st->threads * 4u - 1u) / (st->threads * 4u);
-        if (chunk < GAME_SYSTEM_CHUNK) chunk = GAME_SYSTEM_CHUNK;
-    }
-    size_t ranges = n ? (n + chunk - 1u) / chunk : 1u;
-    if (n > UINT32_MAX || !game__tasks_fit(st, st->task_count + (uint32_t)ranges)) return false;
-    for (size_t b = 0; b < ranges; b++) {
-        size_t end = (b + 1u) * chunk < n ? (b + 1u) * chunk : n;
-        st->tasks[st->task_count++] = (game__task_t){ x, (uint32_t)(b * chunk), (uint32_t)end };
     }
     return true;
 }
@@ -2243,38 +2188,17 @@ static void game__systems_apply(game_world_t *w, struct game__systems *st) {
     if (st && !left) st->dirty = 0;
 }
 
-/* Runs the tasks posted: on the pool when it is worth waking, else here, in order. */
+/* Runs the tasks posted: on the pool when it is worth waking, else here, in order (changes
+ * go to the world's buffer, in the same order). */
 static void game__systems_run_stage(struct game__systems *st, size_t matches) {
-    if (st->started && st->task_count > 1u && matches >= GAME_SYSTEM_PARALLEL_MIN) {
-        pthread_mutex_lock(&st->lock);
-        atomic_store_explicit(&st->next, 0u, memory_order_relaxed);
-        st->busy = st->started;
-        st->generation++;
-        pthread_cond_broadcast(&st->wake);
-        pthread_mutex_unlock(&st->lock);
-        game__systems_run_tasks(st);
-        pthread_mutex_lock(&st->lock);
-        while (st->busy) pthread_cond_wait(&st->done, &st->lock);
-        pthread_mutex_unlock(&st->lock);
-        return;
-    }
-    /* here: changes go to the world's buffer, in the same order */
-    for (uint32_t k = 0; k < st->task_count; k++) {
-        game__task_t t = st->tasks[k];
-        switch (t.system) {
-        case 0: game__run_fire(&st->ctx.fire, t.begin, t.end); break;
-        case 1: game__run_move(&st->ctx.move, t.begin, t.end); break;
-        case 2: game__run_expire(&st->ctx.expire, t.begin, t.end); break;
-        case 3: game__run_collide(&st->ctx.collide, t.begin, t.end); break;
-        default: break;
-        }
-    }
+    if (ecs_tasks_run_parallel(&st->tasks, matches, GAME_SYSTEM_PARALLEL_MIN, game__systems_run_pooled, st)) return;
+    for (uint32_t k = 0; k < st->tasks.count; k++) game__systems_run_task(st, st->tasks.list[k]);
 }
 
 void game_step(game_world_t *w, float dt) {
     GAME__CHECK_NO_LOOP(w, "game_step() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     struct game__systems *st = w->systems__;
-    if (!st || st->threads <= 1u) { /* one thread: each system once, over all its matches */
+    if (!st || ecs_tasks_threads(&st->tasks) <= 1u) { /* one thread: each system once, over all its matches */
         {
             game_fire_t c;
             size_t count = game__prepare_fire(w, &c, dt, st);
@@ -2304,15 +2228,15 @@ void game_step(game_world_t *w, float dt) {
     { /* stage 0: fire */
         size_t matches = 0, count;
         bool posted = true;
-        st->task_count = 0;
+        st->tasks.count = 0;
         count = game__prepare_fire(w, &st->ctx.fire, dt, st);
         matches += count;
         posted = posted && game__tasks_add(st, 0u, count, false);
         if (posted) {
-            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            if (st->tasks.count > st->dirty) st->dirty = st->tasks.count;
             game__systems_run_stage(st, matches);
         } else { /* out of memory for the task list: each system once, here */
-            st->task_count = 0;
+            st->tasks.count = 0;
             game__run_fire(&st->ctx.fire, 0, (uint32_t)st->ctx.fire.count);
         }
         game__systems_apply(w, st); /* sync */
@@ -2320,7 +2244,7 @@ void game_step(game_world_t *w, float dt) {
     { /* stage 1: move, expire */
         size_t matches = 0, count;
         bool posted = true;
-        st->task_count = 0;
+        st->tasks.count = 0;
         count = game__prepare_move(w, &st->ctx.move, dt, st);
         matches += count;
         posted = posted && game__tasks_add(st, 1u, count, true);
@@ -2328,10 +2252,10 @@ void game_step(game_world_t *w, float dt) {
         matches += count;
         posted = posted && game__tasks_add(st, 2u, count, false);
         if (posted) {
-            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            if (st->tasks.count > st->dirty) st->dirty = st->tasks.count;
             game__systems_run_stage(st, matches);
         } else { /* out of memory for the task list: each system once, here */
-            st->task_count = 0;
+            st->tasks.count = 0;
             game__run_move(&st->ctx.move, 0, (uint32_t)st->ctx.move.count);
             game__run_expire(&st->ctx.expire, 0, (uint32_t)st->ctx.expire.count);
         }
@@ -2340,15 +2264,15 @@ void game_step(game_world_t *w, float dt) {
     { /* stage 2: collide */
         size_t matches = 0, count;
         bool posted = true;
-        st->task_count = 0;
+        st->tasks.count = 0;
         count = game__prepare_collide(w, &st->ctx.collide, dt, st);
         matches += count;
         posted = posted && game__tasks_add(st, 3u, count, false);
         if (posted) {
-            if (st->task_count > st->dirty) st->dirty = st->task_count;
+            if (st->tasks.count > st->dirty) st->dirty = st->tasks.count;
             game__systems_run_stage(st, matches);
         } else { /* out of memory for the task list: each system once, here */
-            st->task_count = 0;
+            st->tasks.count = 0;
             game__run_collide(&st->ctx.collide, 0, (uint32_t)st->ctx.collide.count);
         }
         game__systems_apply(w, st); /* sync */
@@ -2356,75 +2280,27 @@ void game_step(game_world_t *w, float dt) {
     game__systems_apply(w, st);
 }
 
-/* Stops and joins the pool's threads (none: nothing to do). */
-static void game__systems_stop(struct game__systems *st) {
-    if (!st || !st->started) return;
-    pthread_mutex_lock(&st->lock);
-    st->stop = true;
-    pthread_cond_broadcast(&st->wake);
-    pthread_mutex_unlock(&st->lock);
-    for (unsigned k = 0; k < st->started; k++) pthread_join(st->ids[k], NULL);
-    pthread_cond_destroy(&st->wake);
-    pthread_cond_destroy(&st->done);
-    pthread_mutex_destroy(&st->lock);
-    ecs_free(st->ids);
-    st->ids = NULL;
-    st->started = 0;
-    st->stop = false;
-}
-
 void game_set_threads(game_world_t *w, unsigned n) {
     if (n == 0u) n = 1u;
     if (game_threads(w) == n) return;
-    game__systems_stop(w->systems__);
-    if (w->systems__) w->systems__->threads = 1u;
-    if (n == 1u) return;
     struct game__systems *st = game__systems_state(w);
-    if (!st) return; /* out of memory: one thread */
-    st->ids = ecs_realloc_array(NULL, n - 1u, sizeof *st->ids);
-    if (!st->ids) return;
-    if (pthread_mutex_init(&st->lock, NULL) != 0) goto none;
-    if (pthread_cond_init(&st->wake, NULL) != 0) {
-        pthread_mutex_destroy(&st->lock);
-        goto none;
-    }
-    if (pthread_cond_init(&st->done, NULL) != 0) {
-        pthread_cond_destroy(&st->wake);
-        pthread_mutex_destroy(&st->lock);
-        goto none;
-    }
-    st->generation = 0;
-    st->stop = false;
-    while (st->started < n - 1u && pthread_create(&st->ids[st->started], NULL, game__systems_worker, st) == 0)
-        st->started++;
-    st->threads = st->started + 1u; /* those that started */
-    if (!st->started) {
-        pthread_cond_destroy(&st->done);
-        pthread_cond_destroy(&st->wake);
-        pthread_mutex_destroy(&st->lock);
-        goto none;
-    }
-    return;
-none:
-    ecs_free(st->ids);
-    st->ids = NULL;
+    if (st) ecs_tasks_set_threads(&st->tasks, n); /* (out of memory: one thread) */
 }
 
 unsigned game_threads(const game_world_t *w) {
-    return w->systems__ ? w->systems__->threads : 1u;
+    return w->systems__ ? ecs_tasks_threads(&w->systems__->tasks) : 1u;
 }
 
 /* world_free's part: the threads, the buffers, the lists. */
 void game__systems_free(game_world_t *w) {
     struct game__systems *st = w->systems__;
     if (!st) return;
-    game__systems_stop(st);
+    ecs_tasks_fini(&st->tasks);
     for (uint32_t k = 0; k < st->buffer_capacity; k++) {
         ecs_free(st->buffers[k].commands);
         ecs_free(st->buffers[k].values);
     }
     ecs_free(st->buffers);
-    ecs_free(st->tasks);
     ecs_free(st);
     w->systems__ = NULL;
 }
@@ -2676,25 +2552,16 @@ size_t game_snapshot_memory(const game_snapshot_t *s) {
 }
 
 /* ---- The recorder ------------------------------------------------------------------- */
+/* The ring of frames and a recording's JSON are the runtime's (ecs_recorder.h); what they
+ * need of this schema's worlds is below. */
 
 struct game_recorder {
-    uint32_t capacity;       /* frames kept */
-    uint32_t frames;         /* frames held */
-    ecs_snap_image_t head;   /* the latest frame, in full */
-    ecs_snap_delta_t *back;  /* capacity - 1 deltas, a ring: back[newest] turns the latest
-                              * frame into the one before, back[newest - 1] that one into
-                              * the one before it, ... */
-    uint32_t newest;
-    ecs_snap_image_t scratch; /* a frame rebuilt for restore and save */
-    uint64_t epoch;           /* the world's marks' epoch at the latest frame (0: none) */
+    ecs_frames_t ring;
 };
 
 game_recorder_t *game_recorder_new(uint32_t capacity) {
-    if (!capacity) capacity = 1;
     game_recorder_t *rec = ecs_calloc(1, sizeof *rec);
-    if (!rec) return NULL;
-    rec->capacity = capacity;
-    if (capacity > 1 && !(rec->back = ecs_calloc(capacity - 1u, sizeof *rec->back))) {
+    if (rec && !ecs_frames_init(&rec->ring, capacity)) {
         ecs_free(rec);
         return NULL;
     }
@@ -2702,17 +2569,12 @@ game_recorder_t *game_recorder_new(uint32_t capacity) {
 }
 
 void game_recorder_clear(game_recorder_t *rec) {
-    rec->frames = 0;
-    rec->newest = 0;
-    rec->epoch = 0;
+    ecs_frames_clear(&rec->ring);
 }
 
 void game_recorder_free(game_recorder_t *rec) {
     if (!rec) return;
-    ecs_snap_image_fini(&rec->head);
-    ecs_snap_image_fini(&rec->scratch);
-    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) ecs_snap_delta_fini(&rec->back[k]);
-    ecs_free(rec->back);
+    ecs_frames_fini(&rec->ring);
     ecs_free(rec);
 }
 
@@ -2720,47 +2582,23 @@ bool game_recorder_record(game_recorder_t *rec, const game_world_t *w) {
     GAME__CHECK_NO_LOOP(w, "game_recorder_record() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
     ecs_snap_block_t b[GAME__SNAP_BLOCKS];
     uint32_t n = game__snap_blocks(w, w, b);
-    bool ok;
-    if (!rec->frames || rec->capacity == 1u) {
-        ok = ecs_snap_image_take(&rec->head, b, n);
-        rec->newest = rec->capacity - 1u; /* the next delta goes to back[0] */
-    } else {
-        uint32_t slot = (rec->newest + 1u) % (rec->capacity - 1u); /* the oldest, once full */
-        bool marked = rec->epoch && rec->epoch == w->marks_epoch__; /* nothing reset the marks since the last frame */
-        ok = ecs_snap_record(&rec->head, &rec->back[slot], b, n, marked);
+    bool marked;
+    if (!ecs_frames_record(&rec->ring, b, n, w->marks_epoch__, &marked)) return false;
 #if GAME_CHECKS
-        if (ok && marked) game__snap_check_marks(&rec->head, NULL, b, 0, "game_recorder_record");
+    if (marked) game__snap_check_marks(&rec->ring.head, NULL, b, 0, "game_recorder_record");
+#else
+    (void)marked;
 #endif
-        rec->newest = slot;
-    }
-    if (!ok) {
-        rec->frames = 0;
-        rec->epoch = 0;
-        return false;
-    }
-    rec->epoch = game__snap_marks_reset((game_world_t *)(uintptr_t)w, ecs_marks_epoch());
-    if (rec->frames < rec->capacity) rec->frames++;
+    rec->ring.epoch = game__snap_marks_reset((game_world_t *)(uintptr_t)w, ecs_marks_epoch());
     return true;
 }
 
 uint32_t game_recorder_frames(const game_recorder_t *rec) {
-    return rec->frames;
+    return rec->ring.frames;
 }
 
 uint32_t game_recorder_capacity(const game_recorder_t *rec) {
-    return rec->capacity;
-}
-
-/* The image of frame `back` (0: the latest): head itself, or scratch rebuilt from it. */
-static const ecs_snap_image_t *game__snap_frame_world_image(game_recorder_t *rec, uint32_t back) {
-    if (back >= rec->frames) return NULL;
-    if (!back) return &rec->head;
-    if (!ecs_snap_image_copy(&rec->scratch, &rec->head)) return NULL;
-    for (uint32_t j = 0; j < back; j++) {
-        uint32_t slot = (rec->newest + (rec->capacity - 1u) - j) % (rec->capacity - 1u);
-        if (!ecs_snap_apply(&rec->scratch, &rec->back[slot])) return NULL;
-    }
-    return &rec->scratch;
+    return rec->ring.capacity;
 }
 
 /* Restores image img (a frame) into w. */
@@ -2771,12 +2609,13 @@ static bool game__snap_frame_world_restore(game_world_t *w, const ecs_snap_image
 
 bool game_recorder_restore(game_recorder_t *rec, game_world_t *w, uint32_t frames_back) {
     GAME__CHECK_NO_LOOP(w, "game_recorder_restore() inside a macro loop (GAME_EACH...): call it after the loop (docs/iteration.md)");
-    return game__snap_frame_world_restore(w, game__snap_frame_world_image(rec, frames_back));
+    return game__snap_frame_world_restore(w, ecs_frames_image(&rec->ring, frames_back));
 }
 
-/* Frame `back` as a world of its own (NULL when out of memory or no such frame). */
-static game_world_t *game__snap_frame_world(game_recorder_t *rec, uint32_t back) {
-    const ecs_snap_image_t *img = game__snap_frame_world_image(rec, back);
+/* Frame `back` of recorder rec as a world of its own (NULL when out of memory or no such
+ * frame). */
+static void *game__snap_frame_world(void *rec, uint32_t back) {
+    const ecs_snap_image_t *img = ecs_frames_image(&((game_recorder_t *)rec)->ring, back);
     if (!img) return NULL;
     game_world_t *w = game_world_new();
     if (w && !game__snap_frame_world_restore(w, img)) {
@@ -2789,337 +2628,64 @@ static game_world_t *game__snap_frame_world(game_recorder_t *rec, uint32_t back)
     return w;
 }
 
-static bool game__snap_frame_world_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
-    if (err) {
-        char shown[200];
-        ecs_json_escape(shown, sizeof shown, path);
-        snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
-        err->code = code;
-    }
-    return false;
-}
-
 bool game_recorder_save_frame(game_recorder_t *rec, uint32_t frames_back, const char *path, ecs_error_t *err) {
-    if (frames_back >= rec->frames) return game__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
+    if (frames_back >= rec->ring.frames) return ecs_recording_fail(err, path, ECS_ERR_ARGUMENT, "no such frame in the recorder");
     game_world_t *w = game__snap_frame_world(rec, frames_back);
-    if (!w) return game__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!w) return ecs_recording_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
     bool ok = game_world_save(w, path, err);
     game_world_free(w);
     return ok;
 }
 
-/* Whether objects a and b have the same keys in the same order. */
-static bool game__snap_frame_world_same_keys(const cJSON *a, const cJSON *b) {
-    for (a = a->child, b = b->child; a && b; a = a->next, b = b->next)
-        if (strcmp(a->string, b->string) != 0) return false;
-    return !a && !b;
+/* This schema's worlds, as ecs_recording_write takes them. */
+static void game__snap_frame_world_free(void *w) {
+    game_world_free(w);
 }
 
-/* What changed from world a to world b, as a delta object of a recording: "singletons" that
- * differ; "removed": ids whose slot is empty in b; "entities": whole objects of entities new
- * in their slot or whose components were added or removed; "changed": the id and the
- * components whose values changed, of the others. NULL when out of memory. */
-static cJSON *game__snap_frame_world_delta(const game_world_t *a, const game_world_t *b, void *scratch) {
-    cJSON *delta = cJSON_CreateObject(), *singletons = cJSON_CreateObject(), *removed = cJSON_CreateArray(),
-          *set = cJSON_CreateArray(), *changed = cJSON_CreateArray();
-    if (!ecs_json_put(delta, "singletons", singletons) || !ecs_json_put(delta, "removed", removed) ||
-        !ecs_json_put(delta, "entities", set) || !ecs_json_put(delta, "changed", changed))
-        goto fail;
-    for (uint32_t k = 0; k < game_meta.component_count; k++) {
-        const ecs_meta_component_t *m = &game_meta.components[k];
-        if (m->kind != ECS_META_SINGLETON) continue;
-        if (memcmp((const char *)a + m->singleton_offset, (const char *)b + m->singleton_offset, m->size) == 0) continue;
-        if (!ecs_json_put(singletons, m->name, ecs_json_make_value(m, &b->entities, (const char *)b + m->singleton_offset)))
-            goto fail;
-    }
-    uint32_t used = a->entities.used > b->entities.used ? a->entities.used : b->entities.used;
-    for (uint32_t i = 0; i < used; i++) {
-        ecs_entity_t ea = ecs_entities_at(&a->entities, i), eb = ecs_entities_at(&b->entities, i);
-        if (eb == ECS_NULL) {
-            if (ea != ECS_NULL && !ecs_json_append(removed, ecs_json_make_entity(ea))) goto fail;
-            continue;
-        }
-        cJSON *ob = game__json__entity(b, eb, scratch), *oa = NULL, *patch = NULL;
-        if (!ob) goto fail;
-        if (ea == eb) {
-            if (!(oa = game__json__entity(a, ea, scratch))) {
-                cJSON_Delete(ob);
-                goto fail;
-            }
-            if (game__snap_frame_world_same_keys(oa, ob)) { /* the same components: the changed values */
-                patch = cJSON_CreateObject();
-                for (cJSON *x = oa->child, *y = ob->child; patch && x; x = x->next, y = y->next) {
-                    if (x != oa->child && cJSON_Compare(x, y, true)) continue;
-                    cJSON *copy = cJSON_Duplicate(y, true);
-                    if (!ecs_json_put(patch, y->string, copy)) cJSON_Delete(patch), patch = NULL;
-                }
-                cJSON_Delete(ob);
-                ob = NULL;
-                if (!patch) {
-                    cJSON_Delete(oa);
-                    goto fail;
-                }
-            }
-            cJSON_Delete(oa);
-        }
-        if (patch) {
-            if (patch->child && patch->child->next ? !ecs_json_append(changed, patch) : (cJSON_Delete(patch), false))
-                goto fail;
-        } else if (!ecs_json_append(set, ob)) {
-            goto fail;
-        }
-    }
-    return delta;
-fail:
-    cJSON_Delete(delta);
-    return NULL;
+static cJSON *game__snap_frame_world_json(const void *w) {
+    return game__json__world(w);
+}
+
+static cJSON *game__snap_frame_world_entity(const void *w, ecs_entity_t e, void *scratch) {
+    return game__json__entity(w, e, scratch);
 }
 
 bool game_recorder_save_all(game_recorder_t *rec, const char *path, ecs_error_t *err) {
-    if (!rec->frames) return game__snap_frame_world_fail(err, path, ECS_ERR_ARGUMENT, "the recorder holds no frames");
-    cJSON *doc = cJSON_CreateObject(), *info = cJSON_CreateObject(), *deltas = cJSON_CreateArray();
-    game_world_t *prev = NULL, *cur = NULL;
-    void *scratch = ecs_realloc_array(NULL, 1, sizeof(game__value_t));
-    bool ok = scratch && ecs_json_put(doc, "recording", info) && ecs_json_put(info, "format", ecs_json_make_uint(1)) &&
-              ecs_json_put(info, "frames", ecs_json_make_uint(rec->frames)) &&
-              ecs_json_put(doc, "schema", cJSON_CreateString("game")) &&
-              ecs_json_put(doc, "version", ecs_json_make_uint(1u)) &&
-              (prev = game__snap_frame_world(rec, rec->frames - 1u)) != NULL &&
-              ecs_json_put(doc, "first", game__json__world(prev)) && ecs_json_put(doc, "deltas", deltas);
-    for (uint32_t back = rec->frames - 1u; ok && back-- > 0;) {
-        ok = (cur = game__snap_frame_world(rec, back)) != NULL && ecs_json_append(deltas, game__snap_frame_world_delta(prev, cur, scratch));
-        game_world_free(prev);
-        prev = cur;
-        cur = NULL;
-    }
-    game_world_free(prev);
-    ecs_free(scratch);
-    char *text = ok ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    if (!text) return game__snap_frame_world_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
-    ecs_error_t ignored;
-    ok = ecs_json_write_file(path, text, err ? err : &ignored);
-    free(text);
-    return ok;
+    const ecs_recording_writer_t writer = { rec, game__snap_frame_world, game__snap_frame_world_free, game__snap_frame_world_json,
+                                            game__snap_frame_world_entity, sizeof(game__value_t) };
+    return ecs_recording_write(path, &game_meta, rec->ring.frames, &writer, err);
 }
 
-/* One entity of a frame being rebuilt: its slot and its object. */
+/* A recording being read: each frame loads into world, the newest are recorded in fresh. */
 typedef struct {
-    uint32_t slot;
-    cJSON *item;
-} game__snap_frame_world_slot_t;
+    game_world_t *world;
+    game_recorder_t *fresh;
+} game__snap_frame_world_reading_t;
 
-static int game__snap_frame_world_by_slot(const void *a, const void *b) {
-    uint32_t x = ((const game__snap_frame_world_slot_t *)a)->slot, y = ((const game__snap_frame_world_slot_t *)b)->slot;
-    return x < y ? -1 : x > y;
+static bool game__snap_frame_world_load(void *user, const char *text, ecs_error_t *why) {
+    return game_world_from_json(((game__snap_frame_world_reading_t *)user)->world, text, why);
 }
 
-/* The entry of slot in at[0..n) (sorted), or NULL. */
-static game__snap_frame_world_slot_t *game__snap_frame_world_find(game__snap_frame_world_slot_t *at, size_t n, uint32_t slot) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2u;
-        if (at[mid].slot < slot) lo = mid + 1u;
-        else hi = mid;
-    }
-    return lo < n && at[lo].slot == slot ? &at[lo] : NULL;
-}
-
-/* Applies delta object d to document frame (the frame before, a saved world that loaded):
- * singletons replaced, the entities of "removed" taken out, those of "entities" put in their
- * slots, the list kept in slot order. The values are checked when the frame loads. */
-static bool game__snap_frame_world_apply(ecs_json_ctx_t *ctx, cJSON *frame, const cJSON *d) {
-    static const char *const keys[] = { "singletons", "removed", "entities", "changed" };
-    if (!ecs_json_check_keys(ctx, d, keys, 4, "key of a delta")) return false;
-    cJSON *singletons = cJSON_GetObjectItemCaseSensitive(frame, "singletons");
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(frame, "entities");
-    const cJSON *ds = cJSON_GetObjectItemCaseSensitive(d, "singletons");
-    const cJSON *removed = cJSON_GetObjectItemCaseSensitive(d, "removed"), *set = cJSON_GetObjectItemCaseSensitive(d, "entities");
-    const cJSON *changed = cJSON_GetObjectItemCaseSensitive(d, "changed");
-    size_t mark = ctx->len;
-    if (ds && !cJSON_IsObject(ds)) return ecs_json_enter(ctx, "singletons"), ecs_json_fail(ctx, "expected an object");
-    if (removed && !cJSON_IsArray(removed)) return ecs_json_enter(ctx, "removed"), ecs_json_fail(ctx, "expected an array");
-    if (set && !cJSON_IsArray(set)) return ecs_json_enter(ctx, "entities"), ecs_json_fail(ctx, "expected an array");
-    if (changed && !cJSON_IsArray(changed)) return ecs_json_enter(ctx, "changed"), ecs_json_fail(ctx, "expected an array");
-    const cJSON *item;
-    cJSON_ArrayForEach(item, ds) {
-        cJSON *copy = cJSON_Duplicate(item, true);
-        if (!copy) return ecs_json_oom(ctx);
-        if (cJSON_GetObjectItemCaseSensitive(singletons, item->string)) cJSON_ReplaceItemInObjectCaseSensitive(singletons, item->string, copy);
-        else if (!ecs_json_put(singletons, item->string, copy)) return ecs_json_oom(ctx);
-    }
-    size_t n = (size_t)cJSON_GetArraySize(list), extra = set ? (size_t)cJSON_GetArraySize(set) : 0, added = 0;
-    game__snap_frame_world_slot_t *at = ecs_realloc_array(NULL, n + extra + 1u, sizeof *at);
-    if (!at) return ecs_json_oom(ctx);
-    size_t k = 0;
-    while (list->child) { /* detach every entity (the frame's ids loaded already) */
-        cJSON *e = cJSON_DetachItemViaPointer(list, list->child);
-        ecs_entity_t id = ECS_NULL;
-        ecs_error_t ignored;
-        ecs_json_ctx_t quiet;
-        ecs_json_ctx_init(&quiet, &ignored);
-        ecs_json_read_id(&quiet, e, &id);
-        ecs_json_ctx_fini(&quiet);
-        at[k++] = (game__snap_frame_world_slot_t){ ecs_entity_index(id), e };
-    }
-    bool ok = true;
-    size_t i = 0;
-    cJSON_ArrayForEach(item, removed) {
-        ecs_json_enter(ctx, "removed");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e;
-        game__snap_frame_world_slot_t *old;
-        if (!(ok = ecs_json_read_entity(ctx, item, &e))) break;
-        if (e == ECS_NULL || !(old = game__snap_frame_world_find(at, n, ecs_entity_index(e))) || !old->item) {
-            ok = ecs_json_fail(ctx, "no entity in this slot in the frame before");
-            break;
-        }
-        cJSON_Delete(old->item);
-        old->item = NULL;
-        ecs_json_leave(ctx, mark);
-    }
-    i = 0;
-    if (!ok) set = NULL;
-    cJSON_ArrayForEach(item, set) {
-        ecs_json_enter(ctx, "entities");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e;
-        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
-        cJSON *copy = cJSON_Duplicate(item, true);
-        if (!copy) {
-            ok = ecs_json_oom(ctx);
-            break;
-        }
-        game__snap_frame_world_slot_t *old = game__snap_frame_world_find(at, n, ecs_entity_index(e));
-        if (old) {
-            cJSON_Delete(old->item);
-            old->item = copy;
-        } else {
-            at[n + added++] = (game__snap_frame_world_slot_t){ ecs_entity_index(e), copy };
-        }
-        ecs_json_leave(ctx, mark);
-    }
-    i = 0;
-    if (!ok) changed = NULL;
-    cJSON_ArrayForEach(item, changed) { /* values replaced in place: the same id, the same components */
-        ecs_json_enter(ctx, "changed");
-        ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e, was = ECS_NULL;
-        if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
-        game__snap_frame_world_slot_t *old = game__snap_frame_world_find(at, n, ecs_entity_index(e));
-        if (old && old->item) {
-            ecs_error_t ignored;
-            ecs_json_ctx_t quiet;
-            ecs_json_ctx_init(&quiet, &ignored);
-            ecs_json_read_id(&quiet, old->item, &was);
-            ecs_json_ctx_fini(&quiet);
-        }
-        if (!old || !old->item || was != e) {
-            ecs_json_enter(ctx, "id");
-            ok = ecs_json_fail(ctx, "no entity with this id in the frame before");
-            break;
-        }
-        for (const cJSON *v = item->child; ok && v; v = v->next) {
-            if (!strcmp(v->string, "id")) continue;
-            cJSON *copy = cJSON_Duplicate(v, true);
-            if (!copy) ok = ecs_json_oom(ctx);
-            else if (!cJSON_GetObjectItemCaseSensitive(old->item, v->string)) {
-                cJSON_Delete(copy);
-                ecs_json_enter(ctx, v->string);
-                ok = ecs_json_fail(ctx, "not a component of the entity in the frame before (a new component goes in \"entities\")");
-            } else {
-                cJSON_ReplaceItemInObjectCaseSensitive(old->item, v->string, copy);
-            }
-        }
-        if (!ok) break;
-        ecs_json_leave(ctx, mark);
-    }
-    qsort(at, n + added, sizeof *at, game__snap_frame_world_by_slot);
-    for (k = 0; k < n + added; k++) {
-        if (!at[k].item) continue;
-        if (k + 1u < n + added && at[k + 1u].slot == at[k].slot && ok) ok = ecs_json_fail(ctx, "two entities in one slot");
-        cJSON_AddItemToArray(list, at[k].item);
-    }
-    ecs_free(at);
-    return ok;
+static bool game__snap_frame_world_keep(void *user) {
+    game__snap_frame_world_reading_t *r = user;
+    return game_recorder_record(r->fresh, r->world);
 }
 
 bool game_recorder_load(game_recorder_t *rec, const char *path, ecs_error_t *err) {
-    ecs_error_t ignored;
-    if (!err) err = &ignored;
-    char *text = ecs_json_read_file(path, 0, err);
-    if (!text) return false;
-    cJSON *doc = ecs_json_parse(text, err);
-    free(text);
-    if (!doc) {
-        ecs_json_error_in_file(err, path);
-        return false;
+    game__snap_frame_world_reading_t r = { game_world_new(), game_recorder_new(rec->ring.capacity) };
+    const ecs_recording_reader_t reader = { &r, game__snap_frame_world_load, game__snap_frame_world_keep };
+    bool ok = r.world && r.fresh ? ecs_recording_read(path, &game_meta, rec->ring.capacity, &reader, err)
+                                 : ecs_recording_fail(err, path, ECS_ERR_OUT_OF_MEMORY, "out of memory");
+    game_world_free(r.world);
+    if (ok) { /* swap contents: rec keeps its address */
+        game_recorder_t t = *rec;
+        *rec = *r.fresh;
+        *r.fresh = t;
     }
-    static const char *const keys[] = { "recording", "schema", "version", "first", "deltas" };
-    ecs_json_ctx_t ctx;
-    ecs_json_ctx_init(&ctx, err);
-    game_recorder_t *fresh = game_recorder_new(rec->capacity);
-    game_world_t *w = game_world_new();
-    cJSON *frame = NULL;
-    const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(doc, "deltas");
-    bool ok = (fresh && w) ? true : ecs_json_oom(&ctx);
-    ok = ok && ecs_json_check_keys(&ctx, doc, keys, 5, "key of a recording") && ecs_json_check_header(&ctx, doc, "game", 1u);
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "recording"))) ok = ecs_json_fail(&ctx, "recording: expected an object");
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "first"))) ok = ecs_json_fail(&ctx, "first: expected a saved world");
-    if (ok && !cJSON_IsArray(deltas)) ok = ecs_json_fail(&ctx, "deltas: expected an array");
-    int total = ok ? cJSON_GetArraySize(deltas) + 1 : 0;
-    if (ok) frame = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "first"), true);
-    if (ok && !frame) ok = ecs_json_oom(&ctx);
-    const cJSON *d = ok ? deltas->child : NULL;
-    for (int k = 0; ok && k < total; k++) {
-        if (k > 0) {
-            size_t mark = ecs_json_enter(&ctx, "deltas");
-            ecs_json_enter_index(&ctx, (size_t)k - 1u);
-            ok = game__snap_frame_world_apply(&ctx, frame, d);
-            ecs_json_leave(&ctx, mark);
-            d = d->next;
-            if (!ok) break;
-        }
-        /* frames before the newest `capacity` are checked, not kept */
-        char *frame_text = cJSON_PrintUnformatted(frame);
-        if (!frame_text) {
-            ok = ecs_json_oom(&ctx);
-            break;
-        }
-        ecs_error_t why;
-        ok = game_world_from_json(w, frame_text, &why);
-        free(frame_text);
-        if (!ok) { /* "frame K (deltas[K-1]): path: reason" */
-            char prefix[48];
-            snprintf(prefix, sizeof prefix, k ? "frame %d (deltas[%d]): " : "frame %d (first): ", k, k - 1);
-            size_t pl = strlen(prefix), dl = strlen(why.message);
-            if (dl > sizeof err->message - 1u - pl) dl = sizeof err->message - 1u - pl;
-            memcpy(err->message, prefix, pl);
-            memcpy(err->message + pl, why.message, dl);
-            err->message[pl + dl] = '\0';
-            err->code = why.code;
-            break;
-        }
-        if (total - k <= (int)rec->capacity && !game_recorder_record(fresh, w)) ok = ecs_json_oom(&ctx);
-    }
-    cJSON_Delete(frame);
-    cJSON_Delete(doc);
-    ecs_json_ctx_fini(&ctx);
-    game_world_free(w);
-    if (!ok) {
-        game_recorder_free(fresh);
-        ecs_json_error_in_file(err, path);
-        return false;
-    }
-    game_recorder_t t = *rec; /* swap contents: rec keeps its address */
-    *rec = *fresh;
-    *fresh = t;
-    game_recorder_free(fresh);
-    return true;
+    game_recorder_free(r.fresh);
+    return ok;
 }
 
 size_t game_recorder_memory(const game_recorder_t *rec) {
-    size_t bytes = sizeof *rec + ecs_snap_image_memory(&rec->head) + ecs_snap_image_memory(&rec->scratch);
-    for (uint32_t k = 0; rec->back && k + 1u < rec->capacity; k++) bytes += ecs_snap_delta_memory(&rec->back[k]);
-    return bytes + (rec->capacity > 1u ? (size_t)(rec->capacity - 1u) * sizeof *rec->back : 0);
+    return sizeof *rec + ecs_frames_memory(&rec->ring);
 }

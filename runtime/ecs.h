@@ -41,8 +41,10 @@ extern "C" {
 #include "ecs_json_fields.h"
 #include "ecs_json_migrate.h"
 #include "ecs_meta.h"
+#include "ecs_recorder.h"
 #include "ecs_snapshot.h"
 #include "ecs_sparse.h"
+#include "ecs_tasks.h"
 #include "ecs_types.h"
 
 #ifdef __cplusplus
