@@ -1,5 +1,6 @@
 """C spellings of values: defaults as C literals."""
 
+import re
 import struct
 
 _INT_MIN_MACROS = {8: "INT8_MIN", 16: "INT16_MIN", 32: "INT32_MIN", 64: "INT64_MIN"}
@@ -32,8 +33,14 @@ def c_int(value, signed, bits):
     return str(value)
 
 
+# What c_string escapes: a byte outside printable ASCII, a quote, a backslash, '?' (trigraphs).
+_NEEDS_ESCAPE = re.compile(r'[^\x20-\x7e]|["\\?]')
+
+
 def c_string(text):
     """A C string literal holding text's UTF-8 bytes exactly."""
+    if not _NEEDS_ESCAPE.search(text):  # most names and docs: the text itself
+        return '"' + text + '"'
     out = []
     for byte in text.encode("utf-8"):
         char = chr(byte)
