@@ -255,21 +255,6 @@ void editor__velocity_groups_before_remove(editor_world_t *w, ecs_entity_t e) {
 
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
-/* Room for n matches in a match list: its ids and its `lists` row lists (each query's fit
- * passes its own); false when out of memory (the list stays valid: what grew keeps its rows). */
-static bool editor__list_fit(ecs_entity_t **entity, uint32_t **const row[], size_t lists, uint32_t *capacity, uint32_t n) {
-    if (n <= *capacity) return true;
-    void *mem;
-    if (!(mem = ecs_realloc_array(*entity, n, sizeof **entity))) return false;
-    *entity = mem;
-    for (size_t k = 0; k < lists; k++) {
-        if (!(mem = ecs_realloc_array(*row[k], n, sizeof **row[k]))) return false;
-        *row[k] = mem;
-    }
-    *capacity = n;
-    return true;
-}
-
 /* Lists the matches of selection: the entities among rows 0..rows-1 of the walk
  * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
  * Returns their count; *in_place: every match's row is its place in the list. */
@@ -290,7 +275,7 @@ static uint32_t editor__list_0(const editor_world_t *w, ecs_cursor_t walk, uint3
 /* Room for n matches in selection's list; false when out of memory (the list stays valid). */
 bool editor__selection_scratch_fit(editor__selection_scratch_t *sc, uint32_t n) {
     uint32_t **const row[] = { &sc->position };
-    return editor__list_fit(&sc->entity, row, 1u, &sc->capacity, n);
+    return ecs_match_list_fit(&sc->entity, row, 1u, &sc->capacity, n);
 }
 
 editor_selection_view_t editor_query_selection(editor_world_t *w) {

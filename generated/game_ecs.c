@@ -333,21 +333,6 @@ void game__frozen_groups_after_remove(game_world_t *w, ecs_entity_t e) {
 
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
-/* Room for n matches in a match list: its ids and its `lists` row lists (each query's fit
- * passes its own); false when out of memory (the list stays valid: what grew keeps its rows). */
-static bool game__list_fit(ecs_entity_t **entity, uint32_t **const row[], size_t lists, uint32_t *capacity, uint32_t n) {
-    if (n <= *capacity) return true;
-    void *mem;
-    if (!(mem = ecs_realloc_array(*entity, n, sizeof **entity))) return false;
-    *entity = mem;
-    for (size_t k = 0; k < lists; k++) {
-        if (!(mem = ecs_realloc_array(*row[k], n, sizeof **row[k]))) return false;
-        *row[k] = mem;
-    }
-    *capacity = n;
-    return true;
-}
-
 /* Lists the matches of rocks: the entities among rows 0..rows-1 of the walk
  * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
  * Returns their count; *in_place: every match's row is its place in the list. */
@@ -388,7 +373,7 @@ static uint32_t game__list_1(const game_world_t *w, ecs_cursor_t walk, uint32_t 
 /* Room for n matches in rocks's list; false when out of memory (the list stays valid). */
 bool game__rocks_scratch_fit(game__rocks_scratch_t *sc, uint32_t n) {
     uint32_t **const row[] = { &sc->position, &sc->radius, &sc->health };
-    return game__list_fit(&sc->entity, row, 3u, &sc->capacity, n);
+    return ecs_match_list_fit(&sc->entity, row, 3u, &sc->capacity, n);
 }
 
 game_rocks_view_t game_query_rocks(game_world_t *w) {
@@ -432,7 +417,7 @@ game_rocks_view_t game_query_rocks(game_world_t *w) {
 /* Room for n matches in fire__query's list; false when out of memory (the list stays valid). */
 bool game__fire__query_scratch_fit(game__fire__query_scratch_t *sc, uint32_t n) {
     uint32_t **const row[] = { &sc->position, &sc->velocity };
-    return game__list_fit(&sc->entity, row, 2u, &sc->capacity, n);
+    return ecs_match_list_fit(&sc->entity, row, 2u, &sc->capacity, n);
 }
 
 game_fire__query_view_t game_query_fire__query(game_world_t *w) {
@@ -473,7 +458,7 @@ game_fire__query_view_t game_query_fire__query(game_world_t *w) {
 /* Room for n matches in collide__query's list; false when out of memory (the list stays valid). */
 bool game__collide__query_scratch_fit(game__collide__query_scratch_t *sc, uint32_t n) {
     uint32_t **const row[] = { &sc->position, &sc->radius };
-    return game__list_fit(&sc->entity, row, 2u, &sc->capacity, n);
+    return ecs_match_list_fit(&sc->entity, row, 2u, &sc->capacity, n);
 }
 
 game_collide__query_view_t game_query_collide__query(game_world_t *w) {

@@ -306,21 +306,6 @@ void server__velocity_groups_before_remove(server_world_t *w, ecs_entity_t e) {
 
 /* ---- Non-owned query views: the matches, listed on each call --------------------------- */
 
-/* Room for n matches in a match list: its ids and its `lists` row lists (each query's fit
- * passes its own); false when out of memory (the list stays valid: what grew keeps its rows). */
-static bool server__list_fit(ecs_entity_t **entity, uint32_t **const row[], size_t lists, uint32_t *capacity, uint32_t n) {
-    if (n <= *capacity) return true;
-    void *mem;
-    if (!(mem = ecs_realloc_array(*entity, n, sizeof **entity))) return false;
-    *entity = mem;
-    for (size_t k = 0; k < lists; k++) {
-        if (!(mem = ecs_realloc_array(*row[k], n, sizeof **row[k]))) return false;
-        *row[k] = mem;
-    }
-    *capacity = n;
-    return true;
-}
-
 /* Lists the matches of replication: the entities among rows 0..rows-1 of the walk
  * that pass every term, each with its row in every row[k] (set[k]: the k-th sparse term's set).
  * Returns their count; *in_place: every match's row is its place in the list. */
@@ -341,7 +326,7 @@ static uint32_t server__list_0(const server_world_t *w, ecs_cursor_t walk, uint3
 /* Room for n matches in replication's list; false when out of memory (the list stays valid). */
 bool server__replication_scratch_fit(server__replication_scratch_t *sc, uint32_t n) {
     uint32_t **const row[] = { &sc->position };
-    return server__list_fit(&sc->entity, row, 1u, &sc->capacity, n);
+    return ecs_match_list_fit(&sc->entity, row, 1u, &sc->capacity, n);
 }
 
 server_replication_view_t server_query_replication(server_world_t *w) {

@@ -1,5 +1,6 @@
-/* ecs_iter.h: what the generated iteration macros stand on: a cursor that walks one sparse
- * set (or the entity slots) backwards, and preprocessor helpers that apply a macro to each component named. */
+/* ecs_iter.h: what the generated iteration macros and views stand on: a cursor that walks one
+ * sparse set (or the entity slots) backwards, a non-owned view's list of matches, and
+ * preprocessor helpers that apply a macro to each component named. */
 #ifndef ECS_ITER_H
 #define ECS_ITER_H
 
@@ -98,5 +99,10 @@ static inline bool ecs_cursor_step(ecs_cursor_t *c, ecs_entity_t *e) {
 #define ECS_PP_MAP_14(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_13(m, sep, ctx, __VA_ARGS__)
 #define ECS_PP_MAP_15(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_14(m, sep, ctx, __VA_ARGS__)
 #define ECS_PP_MAP_16(m, sep, ctx, a, ...) m(ctx, a) sep() ECS_PP_MAP_15(m, sep, ctx, __VA_ARGS__)
+
+/* Room for n matches in a non-owned view's list of matches: its ids (*entity) and its `lists`
+ * row lists (*row[k]), each of *capacity elements, grown to n when smaller. False when out of
+ * memory: the list stays valid (what grew keeps its rows; *capacity is unchanged). */
+bool ecs_match_list_fit(ecs_entity_t **entity, uint32_t **const row[], size_t lists, uint32_t *capacity, uint32_t n);
 
 #endif

@@ -593,7 +593,6 @@ class Schema:
         self.masks_fit_fn = self.names.internal("slot", "masks", "fit")  # a mask word per slot handed out
         self.rows_fit_fn = self.names.internal("slot", "rows", "fit")  # rows in each slot pool
         self.rows_clear_fn = self.names.internal("slot", "rows", "clear")  # a new slot's rows, zeroed
-        self.list_fit_fn = self.names.internal("list", "fit")  # a non-owned view's match list, grown
         self.slot_grown_fn = self.names.internal("slot", "grown")  # the capacity to grow to
         self.step_fn = self.names.internal("step")
         self.term_need_macro = self.upper_internal("NEED")

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ecs_alloc.h"
 #include "ecs_entities.h"
 #include "ecs_iter.h"
 
@@ -185,6 +186,45 @@ static void test_preprocessor(void) {
     CHECK_EQ(unparen[1], 5);
 }
 
+/* The allocator for test_match_list_fit: fails the call numbered `fail_at` (1-based). */
+static int alloc_calls, fail_at;
+static void *failing_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    if (size && ++alloc_calls == fail_at) return NULL;
+    if (!size) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, size);
+}
+
+/* A view's match list grows its ids and every row list to n, and stays valid when memory
+ * runs out part way: what grew keeps its rows, the capacity stays. */
+static void test_match_list_fit(void) {
+    ecs_entity_t *entity = NULL;
+    uint32_t *a = NULL, *b = NULL, capacity = 0;
+    uint32_t **const row[] = { &a, &b };
+    CHECK(ecs_match_list_fit(&entity, row, 2, &capacity, 10));
+    CHECK(capacity == 10u && entity && a && b);
+    for (uint32_t i = 0; i < 10; i++) entity[i] = i, a[i] = i + 100u, b[i] = i + 200u;
+    CHECK(ecs_match_list_fit(&entity, row, 2, &capacity, 4) && capacity == 10u); /* room already */
+    const ecs_allocator_t failing = { failing_realloc, NULL };
+    ecs_set_allocator(&failing);
+    alloc_calls = 0;
+    fail_at = 3; /* the ids and a grow, b does not */
+    CHECK(!ecs_match_list_fit(&entity, row, 2, &capacity, 1000));
+    CHECK_EQ(capacity, 10u);
+    CHECK(entity[9] == 9u && a[9] == 109u && b[9] == 209u);
+    fail_at = 0;
+    CHECK(ecs_match_list_fit(&entity, row, 2, &capacity, 1000) && capacity == 1000u);
+    CHECK(entity[9] == 9u && a[9] == 109u && b[9] == 209u);
+    a[999] = b[999] = 1; /* the new rows are there (ASan and valgrind would say otherwise) */
+    ecs_set_allocator(NULL);
+    free(entity);
+    free(a);
+    free(b);
+}
+
 int main(void) {
     test_smallest();
     test_backwards();
@@ -193,5 +233,6 @@ int main(void) {
     test_slots_walk();
     test_set_walk_ids();
     test_preprocessor();
+    test_match_list_fit();
     return check_finish("test_ecs_iter");
 }
