@@ -671,6 +671,12 @@ class Smoke:
             alive -= 1
         if self.doc.get("systems"):  # the bodies change nothing: every entity as it was
             emit(f"{p}_step(w, 0.016f);")
+            # Then on a pool of 3 threads: the smoke build makes every split system's matches
+            # ranges of 1 and every stage worth the pool (build_and_run's -D flags).
+            emit(f"{p}_set_threads(w, 3);")
+            emit(f"CHECK_EQ({p}_threads(w), 3);")
+            emit(f"{p}_step(w, 0.016f);")
+            emit(f"{p}_set_threads(w, 1);")
             emit(f"CHECK_EQ({p}_count(w), {alive});")
             for k, model in models.items():
                 self.check_entity(f"e[{k}]", model)
@@ -936,9 +942,12 @@ class PropertyTest(unittest.TestCase):
             f.write(smoke)
         for compiler in compilers:
             exe = os.path.join(work, "smoke-" + compiler)
-            result = run([compiler, *CFLAGS, *self.cflags, "-I", RUNTIME, "-I", work,
+            # Systems on threads even over a few matches (the smoke's pooled step): ranges of
+            # 1 match, every stage on the pool.
+            pooled = [f"-D{name.upper()}_SYSTEM_CHUNK=1u", f"-D{name.upper()}_SYSTEM_PARALLEL_MIN=0u"]
+            result = run([compiler, *CFLAGS, *self.cflags, *pooled, "-I", RUNTIME, "-I", work,
                           "-I", os.path.join(ROOT, "tests"), smoke_c, os.path.join(work, name + "_ecs.c"),
-                          *self.runtime_objects[compiler], "-lcjson", "-lm", "-o", exe])
+                          *self.runtime_objects[compiler], "-lcjson", "-lm", "-pthread", "-o", exe])
             if result.returncode != 0:
                 return f"{compiler} failed:\n{result.stderr[-6000:]}"
             result = run([exe], timeout=120)
