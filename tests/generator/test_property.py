@@ -3,7 +3,8 @@
 
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
 defaults, tags, singletons, slot and sparse storage, soa and struct layout, relations that
-clear or cascade (compiled, not exercised), systems (stepped once), prefabs, queries with
+clear or cascade (compiled, not exercised), systems over inline or declared queries (stepped
+once on one thread, once on three), prefabs, queries with
 `none`, names near C
 keywords and near the
 clash rules); each is generated, its output compiled with gcc and clang at
@@ -257,7 +258,7 @@ class SchemaMaker:
             prefabs[self.name(set(prefabs))] = spec
         if prefabs or rng.random() < 0.5:
             doc["prefabs"] = prefabs
-        # Systems over inline queries: the smoke program defines each body (it changes
+        # Systems over inline or declared queries: the smoke program defines each body (it changes
         # nothing, so the model holds) and steps the world once. The context's own members
         # (count, entity, dt, world) cannot be component names there.
         context = {"count", "entity", "dt", "world"}
@@ -265,15 +266,22 @@ class SchemaMaker:
         tags = [c for c in pooled if components[c].get("tag") and c not in context]
         singles = [c for c, s in components.items() if s.get("singleton") and c not in context]
         systems = {}
+        # A system may run over a declared query instead (one that names no context member).
+        declared = [q for q, spec in queries.items() if not context & set(spec["all"] + spec.get("none", []))]
         for _ in range(rng.choice([0, 0, 1, 2, 3]) if data else 0):
-            all_ = rng.sample(data, rng.randint(1, min(3, len(data)))) + rng.sample(tags, min(len(tags), rng.randint(0, 1)))
-            spec = {"all": all_}
-            others = [c for c in pooled if c not in all_ and c not in context]
-            if others and rng.random() < 0.3:
-                spec["none"] = rng.sample(others, 1)
-            others = [c for c in others if c not in spec.get("none", [])]
-            if others and rng.random() < 0.2:
-                spec["any"] = rng.sample(others, min(len(others), rng.randint(1, 2)))
+            if declared and rng.random() < 0.3:
+                qname = rng.choice(declared)
+                all_ = queries[qname]["all"]
+                spec = {"query": qname}
+            else:
+                all_ = rng.sample(data, rng.randint(1, min(3, len(data)))) + rng.sample(tags, min(len(tags), rng.randint(0, 1)))
+                spec = {"all": all_}
+                others = [c for c in pooled if c not in all_ and c not in context]
+                if others and rng.random() < 0.3:
+                    spec["none"] = rng.sample(others, 1)
+                others = [c for c in others if c not in spec.get("none", [])]
+                if others and rng.random() < 0.2:
+                    spec["any"] = rng.sample(others, min(len(others), rng.randint(1, 2)))
             for key in ("adds", "removes"):  # effects the schedule orders by; the bodies make none
                 if rng.random() < 0.25:
                     spec[key] = rng.sample(pooled, min(len(pooled), rng.randint(1, 2)))
