@@ -16,8 +16,11 @@ ninja ran (from .ninja_log: the generator, each compile, the link, with their ow
 and how many translation units recompiled. Also a from-scratch build of a
 LARGE-component schema.
 
-    measure_rebuild.py [--count 100] [--systems 10] [--edits 3] [--large 512]
+    measure_rebuild.py [--count 100] [--systems 10] [--edits 3] [--large 512] [--rounds 1]
                        [--opt 2 --opt 0] [--style systems --style each] [--json] [--keep DIR]
+
+--rounds R measures each rebuild row R times, each round in a project of its own, and ends
+with each row's R medians and their median (on a shared machine one round is not a figure).
 
 Run it under `nice` on a shared machine; figures move with the machine's load (it prints
 the load average before and after)."""
@@ -321,6 +324,7 @@ def main():
     parser.add_argument("--large", type=int, default=512, help="from-scratch schema size (0: none)")
     parser.add_argument("--style", action="append", choices=["systems", "each"],
                         help="how the user files use the schema (default both; see above)")
+    parser.add_argument("--rounds", type=int, default=1, help="measure each rebuild row this many times")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep it")
     args = parser.parse_args()
@@ -333,10 +337,22 @@ def main():
         styles = args.style or ["systems", "each"]
         runs = [(args.count, opt, args.edits, style) for style in styles for opt in args.opt or [2, 0]]
         runs += [(args.large, 2, 0, style) for style in styles] if args.large else []
-        for count, opt, edits, style in runs:
-            results.append(measure(tmp, count, args.systems, opt, edits, style))
-            if not args.json:
-                print_result(results[-1])
+        medians = {}  # each rebuild row's median per round
+        for r in range(max(args.rounds, 1)):
+            where = os.path.join(tmp, f"round{r + 1}") if args.rounds > 1 else tmp
+            os.makedirs(where, exist_ok=True)
+            for count, opt, edits, style in runs if r == 0 else [x for x in runs if x[2]]:
+                results.append(measure(where, count, args.systems, opt, edits, style))
+                if "rebuild median wall s" in results[-1]:
+                    medians.setdefault(f"{count} components, -O{opt}, {style}", []).append(
+                        results[-1]["rebuild median wall s"])
+                if not args.json:
+                    print_result(results[-1])
+        if args.rounds > 1 and not args.json:
+            for row, values in medians.items():
+                print(f"{row}: rebuild medians of {len(values)} rounds "
+                      f"{', '.join(f'{v:.2f}' for v in sorted(values))} s; their median "
+                      f"{statistics.median(values):.2f} s, {sum(v <= 2.0 for v in values)} of {len(values)} at or under 2 s")
         if args.json:
             print(json.dumps(results, indent=1))
         else:
