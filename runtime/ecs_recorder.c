@@ -73,10 +73,9 @@ size_t ecs_frames_memory(const ecs_frames_t *f) {
 
 bool ecs_recording_fail(ecs_error_t *err, const char *path, ecs_error_code_t code, const char *why) {
     if (err) {
-        char shown[200];
-        ecs_json_escape(shown, sizeof shown, path);
-        snprintf(err->message, sizeof err->message, "%s: %s", shown, why);
+        snprintf(err->message, sizeof err->message, "%s", why);
         err->code = code;
+        ecs_json_error_in_file(err, path);
     }
     return false;
 }
@@ -180,6 +179,17 @@ bool ecs_recording_write(const char *path, const ecs_meta_schema_t *meta, uint32
     return ok;
 }
 
+/* The id of entity object o of a frame that loaded already (ECS_NULL if it has none). */
+static ecs_entity_t ecs_recording_id_of(const cJSON *o) {
+    ecs_entity_t id = ECS_NULL;
+    ecs_error_t ignored;
+    ecs_json_ctx_t quiet;
+    ecs_json_ctx_init(&quiet, &ignored);
+    ecs_json_read_id(&quiet, o, &id);
+    ecs_json_ctx_fini(&quiet);
+    return id;
+}
+
 /* One entity of a frame being rebuilt: its slot and its object. */
 typedef struct {
     uint32_t slot;
@@ -228,13 +238,7 @@ bool ecs_recording_apply(ecs_json_ctx_t *ctx, cJSON *frame, const cJSON *d) {
     size_t k = 0;
     while (list->child) { /* detach every entity (the frame's ids loaded already) */
         cJSON *e = cJSON_DetachItemViaPointer(list, list->child);
-        ecs_entity_t id = ECS_NULL;
-        ecs_error_t ignored;
-        ecs_json_ctx_t quiet;
-        ecs_json_ctx_init(&quiet, &ignored);
-        ecs_json_read_id(&quiet, e, &id);
-        ecs_json_ctx_fini(&quiet);
-        at[k++] = (ecs_recording_slot_t){ ecs_entity_index(id), e };
+        at[k++] = (ecs_recording_slot_t){ ecs_entity_index(ecs_recording_id_of(e)), e };
     }
     bool ok = true;
     size_t i = 0;
@@ -278,17 +282,10 @@ bool ecs_recording_apply(ecs_json_ctx_t *ctx, cJSON *frame, const cJSON *d) {
     cJSON_ArrayForEach(item, changed) { /* values replaced in place: the same id, the same components */
         ecs_json_enter(ctx, "changed");
         ecs_json_enter_index(ctx, i++);
-        ecs_entity_t e, was = ECS_NULL;
+        ecs_entity_t e;
         if (!(ok = ecs_json_read_id(ctx, item, &e))) break;
         ecs_recording_slot_t *old = ecs_recording_find(at, n, ecs_entity_index(e));
-        if (old && old->item) {
-            ecs_error_t ignored;
-            ecs_json_ctx_t quiet;
-            ecs_json_ctx_init(&quiet, &ignored);
-            ecs_json_read_id(&quiet, old->item, &was);
-            ecs_json_ctx_fini(&quiet);
-        }
-        if (!old || !old->item || was != e) {
+        if (!old || !old->item || ecs_recording_id_of(old->item) != e) {
             ecs_json_enter(ctx, "id");
             ok = ecs_json_fail(ctx, "no entity with this id in the frame before");
             break;
