@@ -2266,8 +2266,7 @@ void game_step(game_world_t *w, float dt) {
 }
 
 void game_set_threads(game_world_t *w, unsigned n) {
-    if (n == 0u) n = 1u;
-    if (game_threads(w) == n) return;
+    if (n <= 1u && !w->systems__) return; /* one thread already: no state to make */
     struct game__systems *st = game__systems_state(w);
     if (st) ecs_tasks_set_threads(&st->tasks, n); /* (out of memory: one thread) */
 }
