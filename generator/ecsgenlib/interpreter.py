@@ -1,6 +1,7 @@
 """Finding a Python that has what the generator needs. Imports nothing outside the standard
 library, so a command can call it before anything else."""
 
+import importlib.util
 import os
 import sys
 
@@ -11,12 +12,9 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 def ensure_modules(prog, script):
     """Re-runs `script` under Debian's python3 when this interpreter lacks jinja2 or jsonschema
     (a pyenv python3 first on PATH often does), else exits explaining what to install."""
-    missing = []
-    for module in REQUIRED_MODULES:
-        try:
-            __import__(module)
-        except ImportError:
-            missing.append(module)
+    # Found, not imported: a generator run imports jsonschema and jinja2 in two processes
+    # (background.py), each only the one it uses.
+    missing = [module for module in REQUIRED_MODULES if importlib.util.find_spec(module) is None]
     if not missing:
         return
     if (os.path.exists(DEBIAN_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON)

@@ -6,8 +6,6 @@ import json
 import os
 import re
 
-import jsonschema
-
 from . import files
 from .errors import SchemaError, SchemaErrors, did_you_mean, json_path
 from .types import describe_type_error, type_pattern
@@ -200,20 +198,30 @@ def _whole_string_pattern(validator, pattern, instance, schema):
         return
     match = re.search(pattern, instance)
     if match is None or (pattern.endswith("$") and match.end() != len(instance)):
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield _jsonschema().ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_Validator = jsonschema.validators.extend(jsonschema.Draft7Validator, {"pattern": _whole_string_pattern})
+def _jsonschema():
+    """jsonschema, imported when a structure is first checked: a generator run checks in a
+    child process (background.py), so that the parent never pays its import."""
+    import jsonschema
+    return jsonschema
 
 
-def check_structure(document, display):
-    """Validates against ecsgen.schema.json; SchemaErrors listing every problem, by path."""
+@functools.cache
+def _validator():
+    jsonschema = _jsonschema()
     with open(SCHEMA_OF_SCHEMAS, encoding="utf-8") as f:
         meta = json.load(f)
     # The field types come from the type table (types.SCALARS); the file's own pattern is a
     # looser one for editors, so that a new type touches the table only.
     meta["definitions"]["type"]["pattern"] = type_pattern()
-    validator = _Validator(meta)
+    return jsonschema.validators.extend(jsonschema.Draft7Validator, {"pattern": _whole_string_pattern})(meta)
+
+
+def check_structure(document, display):
+    """Validates against ecsgen.schema.json; SchemaErrors listing every problem, by path."""
+    validator = _validator()
     found = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     errors = []
     seen = set()
@@ -252,15 +260,19 @@ def display_name(path, relative=None):
     return os.path.relpath(path) if relative else os.path.abspath(path)
 
 
-def load(schema_file):
-    """The merged Loaded for a schema file; SchemaError(s) naming the file and JSON path."""
+def load(schema_file, check=True):
+    """The merged Loaded for a schema file; SchemaError(s) naming the file and JSON path.
+    With check=False no file's structure is checked: only for a caller that has the same load
+    made with the check elsewhere and takes its verdict first (background.py)."""
     display = display_name(schema_file)
     merged = {key: {} for key in SECTIONS}
     origins = {}
     files = []
     errors = []
     show = functools.partial(display_name, relative=not os.path.isabs(schema_file))
-    root = _load_file(os.path.abspath(schema_file), display, merged, origins, files, errors, [], set(), show)
+    checker = check_structure if check else lambda document, display: None
+    root = _load_file(os.path.abspath(schema_file), display, merged, origins, files, errors, [], set(), show,
+                      checker)
     if errors:
         raise SchemaErrors(errors)
     if "name" not in root:
@@ -276,10 +288,10 @@ def load(schema_file):
     return Loaded(document, origins, files)
 
 
-def _load_file(path, display, merged, origins, files, errors, stack, done, show):
+def _load_file(path, display, merged, origins, files, errors, stack, done, show, check):
     """Reads one file and, depth first, what it includes; merges its items after theirs."""
     document = read_json(path, display)
-    check_structure(document, display)
+    check(document, display)
     files.append(path)
     done.add(path)
     if stack:  # an included file: a fragment
@@ -306,7 +318,7 @@ def _load_file(path, display, merged, origins, files, errors, stack, done, show)
         if not os.path.isfile(target):
             errors.append(_missing_include(display, where, relative, path))
             continue
-        _load_file(target, show(target), merged, origins, files, errors, [*stack, path], done, show)
+        _load_file(target, show(target), merged, origins, files, errors, [*stack, path], done, show, check)
     for key in SECTIONS:
         for name, spec in document.get(key, {}).items():
             if (key, name) in origins:

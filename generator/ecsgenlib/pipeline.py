@@ -1,9 +1,10 @@
 """Schema file in, file texts out: read, check, model, render. main() alone writes."""
 
+import functools
 import os
 import sys
 
-from . import VERSION_FILE, checks, loader, outputs, render, writer
+from . import VERSION_FILE, background, checks, loader, outputs, writer
 from .errors import SchemaErrors
 
 
@@ -11,9 +12,15 @@ def generate(schema_file, out=None, files=None, system_headers=False, split_c=Fa
     """({path: text}, [input files]) for a schema: the outputs of outputs.OUTPUTS that have a
     name in directory `out` (when given), there with `system_headers` also a header per system
     and with `split_c` the .c in parts, and each opt-in output at the path `files` maps its
-    flag's dest to ({"docs": "game.md"}); raises SchemaError(s), writes nothing."""
-    schema, inputs = build(schema_file)
-    files = files or {}
+    flag's dest to ({"docs": "game.md"}); raises SchemaError(s), writes nothing. The render runs
+    beside the structure check (background.py)."""
+    work = functools.partial(_generate, schema_file, out, files or {}, system_headers, split_c)
+    return background.render_while_checking(work, lambda: loader.load(schema_file))
+
+
+def _generate(schema_file, out, files, system_headers, split_c, checked):
+    from . import render  # imports jinja2: here, in the process that renders (background.py)
+    schema, inputs = build(schema_file, checked)
     split_c = bool(out and split_c)
     paths = [(o, os.path.join(out, o.file.format(name=schema.name))) for o in outputs.in_out_dir() if out]
     paths += [(o, files[outputs.dest(o)]) for o in outputs.opt_in() if files.get(outputs.dest(o))]
@@ -41,10 +48,11 @@ def _extras(schema, system_headers, split_c):
     return extras
 
 
-def build(schema_file):
-    """(the model, every schema file read: the schema and what it includes)."""
+def build(schema_file, checked=True):
+    """(the model, every schema file read: the schema and what it includes); unchecked, for
+    background.py only, without the structure check."""
     display = loader.display_name(schema_file)
-    loaded = loader.load(schema_file)
+    loaded = loader.load(schema_file, check=checked)
     try:
         schema = checks.build_model(loaded.document, display)
     except SchemaErrors as e:
@@ -62,6 +70,7 @@ def build(schema_file):
 
 def generator_files():
     """The generator's own files: editing any of them must regenerate."""
+    from . import render
     here = os.path.dirname(os.path.abspath(__file__))
     modules = sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".py"))
     return [os.path.abspath(sys.argv[0]), loader.SCHEMA_OF_SCHEMAS, VERSION_FILE, *modules, *render.template_files()]
