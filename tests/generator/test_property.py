@@ -4,7 +4,8 @@
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
 defaults, tags, singletons, slot and sparse storage, soa and struct layout, relations that
 clear or cascade (compiled, not exercised), systems over inline or declared queries (stepped
-once on one thread, once on three), prefabs, queries with
+once on one thread, once on three; a system writing an integer field flips its lowest bit in
+each match, so a match missed or visited twice shows), prefabs, queries with
 `none`, names near C
 keywords and near the
 clash rules); each is generated, its output compiled with gcc and clang at
@@ -480,6 +481,16 @@ class Smoke:
         self.data = [c for c in self.pooled if not self.specs[c].get("tag")]
         self.limit = doc.get("max_entities", 0)
         self.lines = []
+        # A system that writes a component with an integer field flips that field's lowest bit in
+        # each match (an XOR: no overflow, and a match visited twice or never shows).
+        self.flips = {}
+        for sname, spec in doc.get("systems", {}).items():
+            for cname in spec.get("writes", []):
+                ints = [f for f in self.components[cname]
+                        if f.length is None and SCALARS.get(f.scalar, ("", ""))[1] in ("int", "uint")]
+                if ints:
+                    self.flips[sname] = (cname, ints[0].name)
+                    break
 
     def emit(self, line):
         self.lines.append("    " + line)
@@ -535,6 +546,41 @@ class Smoke:
                                   f"&{self.struct_literal(cname, model[cname])}.{f.name}, "
                                   f"sizeof {self.struct_literal(cname, model[cname])}.{f.name}) == 0);")
 
+    def spawn_checked(self, k, chosen, models, alive):
+        """Emits e[k] = a spawn with the components `chosen` (random values), checked against
+        its model, which goes into models; 1 when it is alive, 0 when max_entities refused it."""
+        p = self.p
+        model = {c: (self.random_values(c) if c in self.data else True) for c in chosen}
+        members = [f".{c} = &{self.struct_literal(c, model[c])}" if c in self.data else f".{c} = true"
+                   for c in chosen]
+        desc = f"&({p}_spawn_desc_t){{ {', '.join(members)} }}" if members else "NULL"
+        self.emit(f"e[{k}] = {p}_spawn(w, {desc});")
+        if self.limit and alive >= self.limit:
+            self.emit(f"CHECK(e[{k}] == ECS_NULL);")
+            return 0
+        self.emit(f"CHECK(e[{k}] != ECS_NULL);")
+        models[k] = model
+        self.check_entity(f"e[{k}]", model)
+        return 1
+
+    def query_of(self, sname):
+        """System sname's terms: its inline all/none/any or its declared query's."""
+        spec = self.doc["systems"][sname]
+        return self.doc["queries"][spec["query"]] if "query" in spec else spec
+
+    def matches(self, sname, model):
+        """Whether an entity with the components of `model` is a match of system sname."""
+        spec = self.query_of(sname)
+        return (all(c in model for c in spec["all"]) and not any(c in model for c in spec.get("none", []))
+                and (not spec.get("any") or any(c in model for c in spec["any"])))
+
+    def apply_flips(self, models):
+        """The model after one step: each flipping system's field, XOR 1 in each of its matches."""
+        for sname, (cname, fname) in self.flips.items():
+            for model in models.values():
+                if self.matches(sname, model):
+                    model[cname] = {**model[cname], fname: model[cname][fname] ^ 1}
+
     def program(self):
         p, up = self.p, self.up
         rng = self.rng
@@ -543,7 +589,12 @@ class Smoke:
             if not self.specs[cname].get("tag"):
                 out.append(self.eq_function(cname))
         for sname in self.doc.get("systems", {}):
-            out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{ (void)s; }}\n")
+            if sname in self.flips:
+                cname, fname = self.flips[sname]
+                out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{\n"
+                           f"    for (size_t i = 0; i < s->count; i++) {up}_{sname.upper()}_FIELD(s, {cname}, {fname}, i) ^= 1;\n}}\n")
+            else:
+                out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{ (void)s; }}\n")
         emit = self.emit
         emit(f"{p}_world_t *w = {p}_world_new();")
         emit("CHECK(w != NULL);")
@@ -571,23 +622,7 @@ class Smoke:
         alive = 1
         stale = []
         for k in range(rng.randint(4, 12)):
-            chosen = [c for c in self.pooled if rng.random() < 0.5]
-            model = {c: (self.random_values(c) if c in self.data else True) for c in chosen}
-            members = []
-            for c in chosen:
-                if c in self.data:
-                    members.append(f".{c} = &{self.struct_literal(c, model[c])}")
-                else:
-                    members.append(f".{c} = true")
-            desc = f"&({p}_spawn_desc_t){{ {', '.join(members)} }}" if members else "NULL"
-            emit(f"e[{k}] = {p}_spawn(w, {desc});")
-            if self.limit and alive >= self.limit:
-                emit(f"CHECK(e[{k}] == ECS_NULL);")
-                continue
-            emit(f"CHECK(e[{k}] != ECS_NULL);")
-            alive += 1
-            models[k] = model
-            self.check_entity(f"e[{k}]", model)
+            alive += self.spawn_checked(k, [c for c in self.pooled if rng.random() < 0.5], models, alive)
         emit(f"CHECK_EQ({p}_count(w), {alive});")
         # Random operations, each checked against the model.
         for _ in range(rng.randint(10, 40)):
@@ -677,8 +712,14 @@ class Smoke:
             self.check_entity("s", model)
             emit(f"  CHECK({p}_destroy(w, s)); }}")
             alive -= 1
-        if self.doc.get("systems"):  # the bodies change nothing: every entity as it was
+        if self.doc.get("systems"):  # the bodies flip a bit in each match (self.flips) or change nothing
+            for k, sname in enumerate(self.flips, start=40):  # a match for each, whatever the operations left
+                spec = self.query_of(sname)
+                alive += self.spawn_checked(k, spec["all"] + spec.get("any", [])[:1], models, alive)
             emit(f"{p}_step(w, 0.016f);")
+            self.apply_flips(models)
+            for k, model in models.items():
+                self.check_entity(f"e[{k}]", model)
             # Then on a pool of 3 threads: the smoke build makes every split system's matches
             # ranges of 1 and every stage worth the pool (build_and_run's -D flags).
             emit(f"{p}_set_threads(w, 3);")
@@ -686,6 +727,7 @@ class Smoke:
             emit(f"{p}_step(w, 0.016f);")
             emit(f"{p}_set_threads(w, 1);")
             emit(f"CHECK_EQ({p}_count(w), {alive});")
+            self.apply_flips(models)
             for k, model in models.items():
                 self.check_entity(f"e[{k}]", model)
         for k in sorted(models):
