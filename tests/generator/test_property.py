@@ -3,7 +3,7 @@
 
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
 defaults, tags, singletons, slot and sparse storage, soa and struct layout, relations that
-clear or cascade (compiled, not exercised), systems over inline or declared queries (stepped
+clear or cascade (a forest of them built, checked and destroyed), systems over inline or declared queries (stepped
 once on one thread, once on three; a system writing an integer field flips its lowest bit in
 each match, so a match missed or visited twice shows), prefabs, queries with
 `none`, names near C
@@ -581,6 +581,83 @@ class Smoke:
                 if self.matches(sname, model):
                     model[cname] = {**model[cname], fname: model[cname][fname] ^ 1}
 
+    def exercise_relations(self, relations, others):
+        """Relations at run time, against a model here: a forest of 12 entities (each relation's
+        targets spawned earlier than their sources, so no cycle), refused self and cycle sets,
+        a remove, destroys that cascade or clear, each followed by a check of every entity's
+        targets, every target's count and _OF loop and the depth-first loop; then the rest
+        destroyed. `others`: the entities alive besides."""
+        p, up, rng, emit = self.p, self.up, self.rng, self.emit
+        cascade = {r for r in relations if self.doc["components"][r]["relation"]["on_target_destroy"] == "cascade"}
+        nodes = 12
+        links = {r: {} for r in relations}  # relation -> {source: target}
+        alive = set(range(nodes))
+        emit(f"ecs_entity_t r[{nodes}];")
+        for i in range(nodes):
+            emit(f"r[{i}] = {p}_spawn(w, NULL);")
+            emit(f"CHECK(r[{i}] != ECS_NULL);")
+            for rel in relations:
+                if i and rng.random() < 0.6:
+                    links[rel][i] = rng.randrange(i)
+                    emit(f"CHECK({p}_add_{rel}(w, r[{i}], ({p}_{rel}_t){{ r[{links[rel][i]}] }}));")
+
+        def ancestors(rel, i):
+            while i in links[rel]:
+                i = links[rel][i]
+                yield i
+
+        def check():
+            emit(f"CHECK_EQ({p}_count(w), {others + len(alive)});")
+            for i in range(nodes):
+                emit(f"CHECK({'' if i in alive else '!'}{p}_alive(w, r[{i}]));")
+            for rel in relations:
+                for i in sorted(alive):
+                    if i in links[rel]:
+                        emit(f"CHECK({p}_has_{rel}(w, r[{i}]) && {p}_get_{rel}(w, r[{i}]).target == r[{links[rel][i]}]);")
+                    else:
+                        emit(f"CHECK(!{p}_has_{rel}(w, r[{i}]));")
+                    sources = sum(1 for t in links[rel].values() if t == i)
+                    emit(f"CHECK_EQ({p}_count_{rel}_of(w, r[{i}]), {sources});")
+                    emit(f"{{ size_t n = 0; {up}_EACH_{rel.upper()}_OF(w, it, r[{i}]) {{ n++; CHECK({p}_get_{rel}(w, it.id).target == r[{i}]); }} CHECK_EQ(n, {sources}); }}")
+                forest = set(links[rel]) | set(links[rel].values())
+                emit(f"{{ size_t n = 0; {up}_EACH_{rel.upper()}_DEPTH_FIRST(w, it) {{ n++; "
+                     f"CHECK(it.target == ({p}_has_{rel}(w, it.id) ? {p}_get_{rel}(w, it.id).target : ECS_NULL)); }} "
+                     f"CHECK_EQ(n, {len(forest)}); }}")
+
+        def destroy(i):
+            for rel in sorted(cascade):
+                for source in [s for s, t in links[rel].items() if t == i]:
+                    if source in alive:
+                        destroy(source)
+            for rel in relations:
+                for source in [s for s, t in links[rel].items() if t == i]:
+                    del links[rel][source]
+                links[rel].pop(i, None)
+            alive.discard(i)
+
+        check()
+        for rel in relations:
+            emit(f"CHECK(!{p}_set_{rel}(w, r[0], ({p}_{rel}_t){{ r[0] }}));")  # itself
+            chains = [(i, a) for i in sorted(links[rel]) for a in ancestors(rel, i)]
+            if chains:  # an ancestor may not point at its descendant
+                i, a = rng.choice(chains)
+                emit(f"CHECK(!{p}_set_{rel}(w, r[{a}], ({p}_{rel}_t){{ r[{i}] }}));")
+        if links[relations[0]]:
+            i = rng.choice(sorted(links[relations[0]]))
+            emit(f"CHECK({p}_remove_{relations[0]}(w, r[{i}]));")
+            del links[relations[0]][i]
+        check()
+        for _ in range(2):
+            i = rng.choice(sorted(alive))
+            emit(f"CHECK({p}_destroy(w, r[{i}]));")
+            destroy(i)
+            check()
+        while alive:
+            i = min(alive)
+            emit(f"CHECK({p}_destroy(w, r[{i}]));")
+            destroy(i)
+        check()
+
     def program(self):
         p, up = self.p, self.up
         rng = self.rng
@@ -730,6 +807,9 @@ class Smoke:
             self.apply_flips(models)
             for k, model in models.items():
                 self.check_entity(f"e[{k}]", model)
+        relations = [c for c, spec in self.doc["components"].items() if "relation" in spec]
+        if relations and not (self.limit and self.limit < alive + 12):
+            self.exercise_relations(relations, alive)
         for k in sorted(models):
             emit(f"CHECK({p}_destroy(w, e[{k}]));")
         emit(f"CHECK_EQ({p}_count(w), 1);")
