@@ -259,6 +259,16 @@ class SchemaMaker:
             prefabs[self.name(set(prefabs))] = spec
         if prefabs or rng.random() < 0.5:
             doc["prefabs"] = prefabs
+        # Relations: no query, prefab or inline term names one (their values are entities, which
+        # the smoke's random values leave out); a depth-first system walks one. The smoke program
+        # builds a forest of each (Smoke.exercise_relations).
+        relations = []
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            spec = {"relation": {"on_target_destroy": rng.choice(["clear", "cascade"])}}
+            if rng.random() < 0.3:
+                spec["storage"] = "slot"
+            relations.append(self.name(set(components) | set(queries) | set(prefabs) | {"id"}))
+            components[relations[-1]] = spec
         # Systems over inline or declared queries: the smoke program defines each body (it changes
         # nothing, so the model holds) and steps the world once. The context's own members
         # (count, entity, dt, world) cannot be component names there.
@@ -300,16 +310,11 @@ class SchemaMaker:
                 spec["after"] = [rng.choice(list(systems))]
             if rng.random() < 0.2:
                 spec["split"] = False
+            if relations and rng.random() < 0.3:  # never split: a split depth-first system is refused
+                spec["depth_first"] = rng.choice(relations)
             systems[self.name(set(systems) | set(queries) | set(components) | set(prefabs))] = spec
         if systems:
             doc["systems"] = systems
-        # Relations last: the smoke test leaves them alone (their values are entities), so no
-        # query, prefab or system names one; the schema still goes through both compilers.
-        for _ in range(rng.choice([0, 0, 1, 2])):
-            spec = {"relation": {"on_target_destroy": rng.choice(["clear", "cascade"])}}
-            if rng.random() < 0.3:
-                spec["storage"] = "slot"
-            components[self.name(set(components) | {"id"})] = spec
         return doc
 
 
@@ -546,21 +551,22 @@ class Smoke:
                                   f"&{self.struct_literal(cname, model[cname])}.{f.name}, "
                                   f"sizeof {self.struct_literal(cname, model[cname])}.{f.name}) == 0);")
 
-    def spawn_checked(self, k, chosen, models, alive):
-        """Emits e[k] = a spawn with the components `chosen` (random values), checked against
-        its model, which goes into models; 1 when it is alive, 0 when max_entities refused it."""
+    def spawn_checked(self, k, chosen, models, alive, var="e", key=None):
+        """Emits var[k] = a spawn with the components `chosen` (random values), checked against
+        its model, which goes into models (under `key`, else k); 1 when it is alive, 0 when
+        max_entities refused it."""
         p = self.p
         model = {c: (self.random_values(c) if c in self.data else True) for c in chosen}
         members = [f".{c} = &{self.struct_literal(c, model[c])}" if c in self.data else f".{c} = true"
                    for c in chosen]
         desc = f"&({p}_spawn_desc_t){{ {', '.join(members)} }}" if members else "NULL"
-        self.emit(f"e[{k}] = {p}_spawn(w, {desc});")
+        self.emit(f"{var}[{k}] = {p}_spawn(w, {desc});")
         if self.limit and alive >= self.limit:
-            self.emit(f"CHECK(e[{k}] == ECS_NULL);")
+            self.emit(f"CHECK({var}[{k}] == ECS_NULL);")
             return 0
-        self.emit(f"CHECK(e[{k}] != ECS_NULL);")
-        models[k] = model
-        self.check_entity(f"e[{k}]", model)
+        self.emit(f"CHECK({var}[{k}] != ECS_NULL);")
+        models[k if key is None else key] = model
+        self.check_entity(f"{var}[{k}]", model)
         return 1
 
     def query_of(self, sname):
@@ -568,38 +574,56 @@ class Smoke:
         spec = self.doc["systems"][sname]
         return self.doc["queries"][spec["query"]] if "query" in spec else spec
 
-    def matches(self, sname, model):
-        """Whether an entity with the components of `model` is a match of system sname."""
+    def matches(self, sname, key, model, links):
+        """Whether the entity `key` of a model dict, with the components of `model`, is a match
+        of system sname (a depth-first one's: in its relation's forest, `links`)."""
         spec = self.query_of(sname)
+        walk = self.doc["systems"][sname].get("depth_first")
+        if walk:
+            node = int(key[1:]) if isinstance(key, str) else None
+            if not links or node is None or (node not in links[walk] and node not in links[walk].values()):
+                return False
         return (all(c in model for c in spec["all"]) and not any(c in model for c in spec.get("none", []))
                 and (not spec.get("any") or any(c in model for c in spec["any"])))
 
-    def apply_flips(self, models):
-        """The model after one step: each flipping system's field, XOR 1 in each of its matches."""
+    def apply_flips(self, models, links):
+        """The models after one step: each flipping system's field, XOR 1 in each of its matches."""
         for sname, (cname, fname) in self.flips.items():
-            for model in models.values():
-                if self.matches(sname, model):
+            for key, model in models.items():
+                if self.matches(sname, key, model, links):
                     model[cname] = {**model[cname], fname: model[cname][fname] ^ 1}
 
-    def exercise_relations(self, relations, others):
-        """Relations at run time, against a model here: a forest of 12 entities (each relation's
-        targets spawned earlier than their sources, so no cycle), refused self and cycle sets,
-        a remove, destroys that cascade or clear, each followed by a check of every entity's
-        targets, every target's count and _OF loop and the depth-first loop; then the rest
-        destroyed. `others`: the entities alive besides."""
-        p, up, rng, emit = self.p, self.up, self.rng, self.emit
-        cascade = {r for r in relations if self.doc["components"][r]["relation"]["on_target_destroy"] == "cascade"}
-        nodes = 12
-        links = {r: {} for r in relations}  # relation -> {source: target}
-        alive = set(range(nodes))
-        emit(f"ecs_entity_t r[{nodes}];")
-        for i in range(nodes):
-            emit(f"r[{i}] = {p}_spawn(w, NULL);")
-            emit(f"CHECK(r[{i}] != ECS_NULL);")
+    NODES = 12  # the relations' forest (exercise_relations)
+
+    def build_forest(self, models, alive):
+        """Spawns the relations' forest into r[0..NODES-1], each with random components (a model
+        each in `models`, under keys "r0".. , so systems' flips reach them too), each
+        relation's targets spawned earlier than their sources (no cycle); returns the links
+        {relation: {source: target}} as node numbers, or None without relations or room."""
+        p, rng, emit = self.p, self.rng, self.emit
+        relations = [c for c, spec in self.doc["components"].items() if "relation" in spec]
+        if not relations or (self.limit and self.limit < alive + self.NODES):
+            return None
+        links = {r: {} for r in relations}
+        emit(f"ecs_entity_t r[{self.NODES}];")
+        for i in range(self.NODES):
+            self.spawn_checked(i, [c for c in self.pooled if rng.random() < 0.5], models, alive, var="r",
+                               key=f"r{i}")
             for rel in relations:
                 if i and rng.random() < 0.6:
                     links[rel][i] = rng.randrange(i)
                     emit(f"CHECK({p}_add_{rel}(w, r[{i}], ({p}_{rel}_t){{ r[{links[rel][i]}] }}));")
+        return links
+
+    def exercise_relations(self, links, models, others):
+        """The forest at run time, against `links`: refused sets to itself and to a descendant, a
+        remove, two destroys that cascade or clear and then the rest, each followed by a check of
+        every node's targets, every node's count and _OF loop and the depth-first loop.
+        `others`: how many entities are alive besides the nodes."""
+        p, up, rng, emit = self.p, self.up, self.rng, self.emit
+        relations = list(links)
+        cascade = {r for r in relations if self.doc["components"][r]["relation"]["on_target_destroy"] == "cascade"}
+        alive = set(range(self.NODES))
 
         def ancestors(rel, i):
             while i in links[rel]:
@@ -608,8 +632,10 @@ class Smoke:
 
         def check():
             emit(f"CHECK_EQ({p}_count(w), {others + len(alive)});")
-            for i in range(nodes):
+            for i in range(self.NODES):
                 emit(f"CHECK({'' if i in alive else '!'}{p}_alive(w, r[{i}]));")
+            for i in sorted(alive):
+                self.check_entity(f"r[{i}]", models[f"r{i}"])
             for rel in relations:
                 for i in sorted(alive):
                     if i in links[rel]:
@@ -634,6 +660,7 @@ class Smoke:
                     del links[rel][source]
                 links[rel].pop(i, None)
             alive.discard(i)
+            models.pop(f"r{i}", None)
 
         check()
         for rel in relations:
@@ -665,11 +692,20 @@ class Smoke:
         for cname in self.components:
             if not self.specs[cname].get("tag"):
                 out.append(self.eq_function(cname))
-        for sname in self.doc.get("systems", {}):
+        for sname, spec in self.doc.get("systems", {}).items():
+            body = []
             if sname in self.flips:
                 cname, fname = self.flips[sname]
+                body.append(f"{up}_{sname.upper()}_FIELD(s, {cname}, {fname}, i) ^= 1;")
+            walk = spec.get("depth_first")
+            if walk:  # each match's target is its relation's, and no match after it is that target
+                body.append(f"CHECK(s->target[i] == ({p}_has_{walk}(s->world, s->entity[i]) ? "
+                            f"{p}_get_{walk}(s->world, s->entity[i]).target : ECS_NULL));")
+                body.append("for (size_t j = i + 1; j < s->count; j++) CHECK(s->entity[j] != s->target[i]);")
+            if body:
+                loop = "".join(f"        {line}\n" for line in body)
                 out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{\n"
-                           f"    for (size_t i = 0; i < s->count; i++) {up}_{sname.upper()}_FIELD(s, {cname}, {fname}, i) ^= 1;\n}}\n")
+                           f"    for (size_t i = 0; i < s->count; i++) {{\n{loop}    }}\n}}\n")
             else:
                 out.append(f"void {p}_system_{sname}({p}_{sname}_t *ECS_RESTRICT s) {{ (void)s; }}\n")
         emit = self.emit
@@ -789,27 +825,28 @@ class Smoke:
             self.check_entity("s", model)
             emit(f"  CHECK({p}_destroy(w, s)); }}")
             alive -= 1
+        nodes = {}  # the relations' forest: its entities' models, "r0".. (build_forest)
+        links = self.build_forest(nodes, alive)
         if self.doc.get("systems"):  # the bodies flip a bit in each match (self.flips) or change nothing
             for k, sname in enumerate(self.flips, start=40):  # a match for each, whatever the operations left
                 spec = self.query_of(sname)
                 alive += self.spawn_checked(k, spec["all"] + spec.get("any", [])[:1], models, alive)
-            emit(f"{p}_step(w, 0.016f);")
-            self.apply_flips(models)
-            for k, model in models.items():
-                self.check_entity(f"e[{k}]", model)
-            # Then on a pool of 3 threads: the smoke build makes every split system's matches
-            # ranges of 1 and every stage worth the pool (build_and_run's -D flags).
-            emit(f"{p}_set_threads(w, 3);")
-            emit(f"CHECK_EQ({p}_threads(w), 3);")
-            emit(f"{p}_step(w, 0.016f);")
+            for threads in (1, 3):
+                # Then on a pool of 3 threads: the smoke build makes every split system's matches
+                # ranges of 1 and every stage worth the pool (build_and_run's -D flags).
+                emit(f"{p}_set_threads(w, {threads});")
+                emit(f"CHECK_EQ({p}_threads(w), {threads});")
+                emit(f"{p}_step(w, 0.016f);")
+                emit(f"CHECK_EQ({p}_count(w), {alive + len(nodes)});")
+                self.apply_flips(models, links)
+                self.apply_flips(nodes, links)
+                for k, model in models.items():
+                    self.check_entity(f"e[{k}]", model)
+                for key, model in nodes.items():
+                    self.check_entity(f"r[{key[1:]}]", model)
             emit(f"{p}_set_threads(w, 1);")
-            emit(f"CHECK_EQ({p}_count(w), {alive});")
-            self.apply_flips(models)
-            for k, model in models.items():
-                self.check_entity(f"e[{k}]", model)
-        relations = [c for c, spec in self.doc["components"].items() if "relation" in spec]
-        if relations and not (self.limit and self.limit < alive + 12):
-            self.exercise_relations(relations, alive)
+        if links:
+            self.exercise_relations(links, nodes, alive)
         for k in sorted(models):
             emit(f"CHECK({p}_destroy(w, e[{k}]));")
         emit(f"CHECK_EQ({p}_count(w), 1);")
