@@ -310,7 +310,10 @@ class SchemaMaker:
                 spec["after"] = [rng.choice(list(systems))]
             if rng.random() < 0.2:
                 spec["split"] = False
-            if relations and rng.random() < 0.3:  # never split: a split depth-first system is refused
+            named = set(all_) | {c for key in ("none", "any", "reads", "writes") for c in spec.get(key, [])}
+            if relations and "target" not in named and rng.random() < 0.3:
+                # Never split (a split depth-first system is refused); its context has a member
+                # `target`, which a component's member of that name would clash with.
                 spec["depth_first"] = rng.choice(relations)
             systems[self.name(set(systems) | set(queries) | set(components) | set(prefabs))] = spec
         if systems:
