@@ -40,12 +40,11 @@ def render_while_checking(work, check):
                 kind, value = pickle.load(pipe)
             except (EOFError, pickle.UnpicklingError):  # the child died before it could say
                 kind, value = "failed", None
-        os.waitpid(pid, 0)
+        _reap(pid)
         reaped = True
     finally:
         if not reaped:  # check() refused the schema (or this process was interrupted)
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _reap(pid, kill=True)
     if kind == "done":
         return value
     if kind == "schema":
@@ -53,6 +52,17 @@ def render_while_checking(work, check):
         errors = [SchemaError(*f) for f in fields]
         raise SchemaErrors(errors) if many else errors[0]
     return work(checked=True)
+
+
+def _reap(pid, kill=False):
+    """Waits for the child (killing it first); a child already gone is no error (with SIGCHLD
+    ignored, as a process may inherit it, the system reaps children itself)."""
+    try:
+        if kill:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass
 
 
 def _child(work, write_end):

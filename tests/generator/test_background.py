@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The render beside the structure check (generator/ecsgenlib/background.py): the check's
 refusal wins and stops the child, the child's schema errors and results come back as they
-were raised and returned, a child that fails otherwise is rerun in process, and with a thread
-running nothing forks."""
+were raised and returned, a child that fails otherwise is rerun in process, SIGCHLD ignored
+changes nothing, and with a thread running nothing forks."""
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -82,6 +83,17 @@ class RenderWhileCheckingTest(unittest.TestCase):
             return "made here"
 
         self.assertEqual(render_while_checking(dies, passes), "made here")
+
+    def test_with_sigchld_ignored(self):
+        """A process may inherit SIGCHLD ignored: the system then reaps the child itself, and
+        waiting for it finds none."""
+        before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        try:
+            self.assertEqual(render_while_checking(lambda checked: ("done", checked), passes), ("done", False))
+            with self.assertRaises(SchemaErrors):
+                render_while_checking(lambda checked: time.sleep(60), refuses)
+        finally:
+            signal.signal(signal.SIGCHLD, before)
 
     def test_with_a_thread_running_nothing_forks(self):
         stop = threading.Event()
