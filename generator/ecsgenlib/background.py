@@ -7,8 +7,8 @@ So the render runs in a forked child over the schema loaded unchecked, while thi
 checks; the child's result is taken only when the check passed. A schema the check refuses
 gets the check's errors, as a sequential run gives, and its child is killed: what the child
 did with unchecked input (a hostile size, a name of any length) is never seen or written.
-Where fork is missing, or threads run (a fork copies no thread), the two run one after the
-other."""
+Where fork is missing or fails, or threads run (a fork copies no thread), the two run one
+after the other."""
 
 import os
 import pickle
@@ -26,8 +26,16 @@ def render_while_checking(work, check):
     that its traceback shows as usual."""
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return work(checked=True)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # no descriptors left: one after the other
+        return work(checked=True)
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had (a process limit, no memory): one after the other
+        os.close(read_end)
+        os.close(write_end)
+        return work(checked=True)
     if pid == 0:
         os.close(read_end)
         _child(work, write_end)

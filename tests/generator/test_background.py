@@ -2,7 +2,7 @@
 """The render beside the structure check (generator/ecsgenlib/background.py): the check's
 refusal wins and stops the child, the child's schema errors and results come back as they
 were raised and returned, a child that fails otherwise is rerun in process, SIGCHLD ignored
-changes nothing, and with a thread running nothing forks."""
+changes nothing, and with a thread running, or a fork refused, nothing forks."""
 
 import os
 import signal
@@ -94,6 +94,19 @@ class RenderWhileCheckingTest(unittest.TestCase):
                 render_while_checking(lambda checked: time.sleep(60), refuses)
         finally:
             signal.signal(signal.SIGCHLD, before)
+
+    def test_a_failed_fork_runs_both_here(self):
+        real_fork = os.fork
+
+        def no_fork():
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+
+        os.fork = no_fork
+        try:
+            self.assertEqual(render_while_checking(lambda checked: (checked, os.getpid()), refuses),
+                             (True, os.getpid()))
+        finally:
+            os.fork = real_fork
 
     def test_with_a_thread_running_nothing_forks(self):
         stop = threading.Event()
