@@ -3,9 +3,10 @@
 
 Valid schemas: made from a seed (every field type, T[N] of every scalar, enums, extreme
 defaults, tags, singletons, slot and sparse storage, soa and struct layout, relations that
-clear or cascade (a forest of them built, checked and destroyed), systems over inline or declared queries (stepped
-once on one thread, once on three; a system writing an integer field flips its lowest bit in
-each match, so a match missed or visited twice shows), prefabs, queries with
+clear or cascade (a forest of them built, checked and destroyed), systems over inline or
+declared queries or depth first over a relation (stepped once on one thread, once on three; a
+system writing an integer field flips its lowest bit in each match, so a match missed or
+visited twice shows), prefabs, queries with
 `none`, names near C
 keywords and near the
 clash rules); each is generated, its output compiled with gcc and clang at
@@ -269,9 +270,10 @@ class SchemaMaker:
                 spec["storage"] = "slot"
             relations.append(self.name(set(components) | set(queries) | set(prefabs) | {"id"}))
             components[relations[-1]] = spec
-        # Systems over inline or declared queries: the smoke program defines each body (it changes
-        # nothing, so the model holds) and steps the world once. The context's own members
-        # (count, entity, dt, world) cannot be component names there.
+        # Systems over inline or declared queries, or depth first over a relation: the smoke
+        # program defines each body (Smoke.flips says what it changes) and steps the world on one
+        # thread, then on three. The context's own members (count, entity, dt, world) cannot be
+        # component names there.
         context = {"count", "entity", "dt", "world"}
         data = [c for c in pooled if not components[c].get("tag") and c not in context]
         tags = [c for c in pooled if components[c].get("tag") and c not in context]
@@ -554,10 +556,10 @@ class Smoke:
                                   f"&{self.struct_literal(cname, model[cname])}.{f.name}, "
                                   f"sizeof {self.struct_literal(cname, model[cname])}.{f.name}) == 0);")
 
-    def spawn_checked(self, k, chosen, models, alive, var="e", key=None):
+    def spawn_checked(self, k, chosen, models, alive, var="e"):
         """Emits var[k] = a spawn with the components `chosen` (random values), checked against
-        its model, which goes into models (under `key`, else k); 1 when it is alive, 0 when
-        max_entities refused it."""
+        its model, which goes into models[k]; 1 when it is alive, 0 when max_entities refused
+        it."""
         p = self.p
         model = {c: (self.random_values(c) if c in self.data else True) for c in chosen}
         members = [f".{c} = &{self.struct_literal(c, model[c])}" if c in self.data else f".{c} = true"
@@ -568,7 +570,7 @@ class Smoke:
             self.emit(f"CHECK({var}[{k}] == ECS_NULL);")
             return 0
         self.emit(f"CHECK({var}[{k}] != ECS_NULL);")
-        models[k if key is None else key] = model
+        models[k] = model
         self.check_entity(f"{var}[{k}]", model)
         return 1
 
@@ -577,30 +579,30 @@ class Smoke:
         spec = self.doc["systems"][sname]
         return self.doc["queries"][spec["query"]] if "query" in spec else spec
 
-    def matches(self, sname, key, model, links):
-        """Whether the entity `key` of a model dict, with the components of `model`, is a match
-        of system sname (a depth-first one's: in its relation's forest, `links`)."""
+    def matches(self, sname, node, model, links):
+        """Whether an entity with the components of `model` is a match of system sname; a
+        depth-first system's matches are in its relation's forest: `links` (build_forest) when
+        the entity is node `node` of it, None for an entity outside the forest."""
         spec = self.query_of(sname)
         walk = self.doc["systems"][sname].get("depth_first")
-        if walk:
-            node = int(key[1:]) if isinstance(key, str) else None
-            if not links or node is None or (node not in links[walk] and node not in links[walk].values()):
-                return False
+        if walk and not (links and (node in links[walk] or node in links[walk].values())):
+            return False
         return (all(c in model for c in spec["all"]) and not any(c in model for c in spec.get("none", []))
                 and (not spec.get("any") or any(c in model for c in spec["any"])))
 
     def apply_flips(self, models, links):
-        """The models after one step: each flipping system's field, XOR 1 in each of its matches."""
+        """The models after one step: each flipping system's field, XOR 1 in each of its matches
+        (`links`: the forest whose nodes `models` holds, or None, as in matches)."""
         for sname, (cname, fname) in self.flips.items():
-            for key, model in models.items():
-                if self.matches(sname, key, model, links):
+            for node, model in models.items():
+                if self.matches(sname, node, model, links):
                     model[cname] = {**model[cname], fname: model[cname][fname] ^ 1}
 
     NODES = 12  # the relations' forest (exercise_relations)
 
     def build_forest(self, models, alive):
-        """Spawns the relations' forest into r[0..NODES-1], each with random components (a model
-        each in `models`, under keys "r0".. , so systems' flips reach them too), each
+        """Spawns the relations' forest into r[0..NODES-1], each with random components (its model
+        in models[i], so systems' flips reach them too), each
         relation's targets spawned earlier than their sources (no cycle); returns the links
         {relation: {source: target}} as node numbers, or None without relations or room."""
         p, rng, emit = self.p, self.rng, self.emit
@@ -610,8 +612,7 @@ class Smoke:
         links = {r: {} for r in relations}
         emit(f"ecs_entity_t r[{self.NODES}];")
         for i in range(self.NODES):
-            self.spawn_checked(i, [c for c in self.pooled if rng.random() < 0.5], models, alive, var="r",
-                               key=f"r{i}")
+            self.spawn_checked(i, [c for c in self.pooled if rng.random() < 0.5], models, alive, var="r")
             for rel in relations:
                 if i and rng.random() < 0.6:
                     links[rel][i] = rng.randrange(i)
@@ -638,7 +639,7 @@ class Smoke:
             for i in range(self.NODES):
                 emit(f"CHECK({'' if i in alive else '!'}{p}_alive(w, r[{i}]));")
             for i in sorted(alive):
-                self.check_entity(f"r[{i}]", models[f"r{i}"])
+                self.check_entity(f"r[{i}]", models[i])
             for rel in relations:
                 for i in sorted(alive):
                     if i in links[rel]:
@@ -663,7 +664,7 @@ class Smoke:
                     del links[rel][source]
                 links[rel].pop(i, None)
             alive.discard(i)
-            models.pop(f"r{i}", None)
+            models.pop(i, None)
 
         check()
         for rel in relations:
@@ -828,25 +829,25 @@ class Smoke:
             self.check_entity("s", model)
             emit(f"  CHECK({p}_destroy(w, s)); }}")
             alive -= 1
-        nodes = {}  # the relations' forest: its entities' models, "r0".. (build_forest)
+        nodes = {}  # the relations' forest: its entities' models, by node (build_forest)
         links = self.build_forest(nodes, alive)
         if self.doc.get("systems"):  # the bodies flip a bit in each match (self.flips) or change nothing
             for k, sname in enumerate(self.flips, start=40):  # a match for each, whatever the operations left
                 spec = self.query_of(sname)
                 alive += self.spawn_checked(k, spec["all"] + spec.get("any", [])[:1], models, alive)
             for threads in (1, 3):
-                # Then on a pool of 3 threads: the smoke build makes every split system's matches
-                # ranges of 1 and every stage worth the pool (build_and_run's -D flags).
+                # Once on one thread, then on a pool of 3: the smoke build makes every split
+                # system's matches ranges of 1 and every stage worth the pool (build_and_run's -D flags).
                 emit(f"{p}_set_threads(w, {threads});")
                 emit(f"CHECK_EQ({p}_threads(w), {threads});")
                 emit(f"{p}_step(w, 0.016f);")
                 emit(f"CHECK_EQ({p}_count(w), {alive + len(nodes)});")
-                self.apply_flips(models, links)
+                self.apply_flips(models, None)
                 self.apply_flips(nodes, links)
                 for k, model in models.items():
                     self.check_entity(f"e[{k}]", model)
-                for key, model in nodes.items():
-                    self.check_entity(f"r[{key[1:]}]", model)
+                for i, model in nodes.items():
+                    self.check_entity(f"r[{i}]", model)
             emit(f"{p}_set_threads(w, 1);")
         if links:
             self.exercise_relations(links, nodes, alive)
