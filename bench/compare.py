@@ -5,7 +5,9 @@ binaries run in turn so that both see the machine alike. Below 1: the new build 
 against the same baseline. A Markdown table on stdout (docs/performance.md).
 
     python3 bench/compare.py OLD/bench/bench NEW/bench/bench [--rounds 5] [--runs 5]
-        [--storage sparse --storage slot] [--n 10000 --n 100000 --n 1000000]
+        [--storage sparse --storage slot] [--n 10000 --n 100000 --n 1000000] [--workload TEXT]
+
+--workload: only the workloads whose name contains TEXT (bench's own filter).
 """
 
 import argparse
@@ -16,9 +18,10 @@ import subprocess
 import sys
 
 
-def rows(exe, storage, n, runs):
+def rows(exe, storage, n, runs, workload):
+    filter_args = ["--workload", workload] if workload else []
     out = subprocess.run([exe, "--json", "--runs", str(runs), "--n", str(n), "--components", "32",
-                          "--storage", storage], capture_output=True, text=True, check=True).stdout
+                          "--storage", storage] + filter_args, capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
@@ -30,6 +33,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--storage", action="append")
     ap.add_argument("--n", type=int, action="append")
+    ap.add_argument("--workload")
     args = ap.parse_args()
     storages = args.storage or ["sparse", "slot"]
     sizes = args.n or [10000, 100000, 1000000]
@@ -38,7 +42,7 @@ def main():
         for n in sizes:
             for _ in range(args.rounds):
                 for side in ("old", "new"):
-                    for r in rows(getattr(args, side), storage, n, args.runs):
+                    for r in rows(getattr(args, side), storage, n, args.runs, args.workload):
                         ratios[(r["workload"], storage, n)][side].append(r["ratio"])
             print(f"compare: {storage} at {n} done", file=sys.stderr, flush=True)
     table = collections.defaultdict(dict)

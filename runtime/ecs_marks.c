@@ -7,6 +7,9 @@
 #include "ecs_alloc.h"
 
 void ecs_marks_reset(ecs_marks_t *m, uint32_t rows) {
+#ifdef ECS_NO_CHANGE_MARKS
+    rows = 0; /* cover none: every take compares all (ecs_marks.h) */
+#endif
     size_t need = ((size_t)rows + (64u << ECS_MARK_SHIFT) - 1u) >> (ECS_MARK_SHIFT + 6u); /* 64 bits a word */
     if (need > m->words) {
         uint64_t *bits = ecs_realloc_array(m->bits, need, sizeof *bits);

@@ -11,7 +11,12 @@
  *
  * `rows` never exceeds the array's count (a reset covers at most the count; a member
  * leaving lowers it with the count, ecs_marks_leave): so an append, which writes at the
- * count, needs no mark and costs nothing, and only writes into rows already there do. */
+ * count, needs no mark and costs nothing, and only writes into rows already there do.
+ *
+ * Built with ECS_NO_CHANGE_MARKS defined (runtime and generated code alike), marks cover no
+ * row ever: writes test nothing and every take compares the whole world, as before marks
+ * existed. Correct, and slower to record: it is there to measure what the marks cost a world
+ * that never takes a snapshot (docs/performance.md, "Flight recorder"). */
 #ifndef ECS_MARKS_H
 #define ECS_MARKS_H
 
@@ -29,8 +34,15 @@ typedef struct ecs_marks {
     uint32_t words;     /* words allocated in bits */
 } ecs_marks_t;
 
+/* The rows m covers, as the writes below test it: none at all without marks. */
+#ifdef ECS_NO_CHANGE_MARKS
+#define ECS_MARKS_COVER(m) ((void)(m), 0u)
+#else
+#define ECS_MARKS_COVER(m) ((m)->rows)
+#endif
+
 static ECS_ALWAYS_INLINE void ecs_mark(ecs_marks_t *m, uint32_t row) {
-    if (row < m->rows) m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
+    if (row < ECS_MARKS_COVER(m)) m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
 }
 
 static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {
@@ -44,7 +56,7 @@ static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {
  * no snapshot is taken; inline throughout, as a call there (even cold) cost a destroy the
  * registers it keeps across it (churn +4.7 % -> +3.5 % of instructions against no marks). */
 static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also, uint32_t row, uint32_t last) {
-    if (__builtin_expect(row < m->rows, 0)) { /* (row >= m's rows: also's too) */
+    if (__builtin_expect(row < ECS_MARKS_COVER(m), 0)) { /* (row >= m's rows: also's too) */
         uint32_t below = last & ~(ECS_MARK_ROWS - 1u); /* the most rows the marks may cover now */
         ecs_mark(m, row);
         if (m->rows > below) m->rows = below;
@@ -60,7 +72,7 @@ static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also,
  * and its values, a slot's mask and row. One compare while no snapshot is taken. */
 void ecs_marks_moved(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b);
 static ECS_ALWAYS_INLINE void ecs_marks_move(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b) {
-    if (a < m->rows) ecs_marks_moved(m, also, a, b); /* (a >= m's rows: b and also's too) */
+    if (a < ECS_MARKS_COVER(m)) ecs_marks_moved(m, also, a, b); /* (a >= m's rows: b and also's too) */
 }
 
 /* Clears the marks and covers rows 0..rows-1 (rounded down to 16); when the bits cannot grow
