@@ -800,6 +800,7 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
         }
         if (ops->groups_before_remove) ops->groups_before_remove(w, e);
         ops->erase(w, k, e, ecs_meta_row(w, c, e)); /* looked up again: leaving groups moves rows */
+        if (c->storage == ECS_META_SLOT) ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mask and row (the table's erase leaves it) */
         if (ops->groups_after_remove) ops->groups_after_remove(w, e);
         return true;
     }
@@ -807,7 +808,7 @@ EDITOR__COLD bool editor__change(void *world, const ecs_meta_component_t *c, ecs
     uint32_t row = ecs_meta_row(w, c, e);
     if (row == ECS_ROW_NONE) {
         if (!ops->insert(w, k, e, value)) return false;
-        ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mark byte (a shape's insert leaves it to its caller) */
+        ecs_mark(&w->entities.marks, ecs_entity_index(e)); /* its mark byte, or its slot's mask and row (the table's insert leaves them) */
         if (ops->groups_after_add) ops->groups_after_add(w, e);
         if (h->on_add) {
             w->hooks.running__++;
@@ -1406,7 +1407,7 @@ static uint32_t editor__snap_blocks(const editor_world_t *o, const editor_world_
     uint32_t n = 0;
     b[n++] = ECS_SNAP_WHOLE(w, 1);
     b[n++] = ECS_SNAP_MARKED(w->entities.generation, o->entities.used, w->entities.marks); /* generations */
-    b[n++] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u }; /* live bits */
+    b[n++] = (ecs_snap_block_t){ (void *)(uintptr_t)w->entities.live, (size_t)(((size_t)o->entities.used + 63u) / 64u) * sizeof *w->entities.live, &w->entities.marks, ECS_MARK_ROWS / 8u, NULL }; /* live bits */
     b[n++] = ECS_SNAP_MARKED(w->entities.mark, o->entities.used, w->entities.marks); /* marks */
     b[n++] = ECS_SNAP_WHOLE(w->entities.free, o->entities.free_count); /* free stack */
     for (uint32_t k = 0; k < editor_meta.pooled_count; k++) { /* each sparse pool: its members, then its columns */

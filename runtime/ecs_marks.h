@@ -42,7 +42,7 @@ typedef struct ecs_marks {
 #endif
 
 static ECS_ALWAYS_INLINE void ecs_mark(ecs_marks_t *m, uint32_t row) {
-    if (row < ECS_MARKS_COVER(m)) m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
+    if (__builtin_expect(row < ECS_MARKS_COVER(m), 0)) m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
 }
 
 static ECS_ALWAYS_INLINE void ecs_mark_all(ecs_marks_t *m) {

@@ -159,8 +159,8 @@ static bool next_range(const unsigned char *a, const unsigned char *b, size_t n,
  * its marks were reset: each run of marked chunks, then everything past the marks. With no
  * marks (or marks not trusted) that is the whole. */
 typedef struct {
-    const uint64_t *bits;
-    size_t chunks; /* chunks the marks cover */
+    const uint64_t *bits, *also; /* also: the block's second marks' bits (NULL: none) */
+    size_t chunks; /* chunks the marks cover (both, with also) */
     size_t chunk, common, at;
     bool tail_done;
 } spans_t;
@@ -172,17 +172,27 @@ static spans_t spans_of(const ecs_snap_block_t *b, size_t common, bool marked) {
     if (marked && b->marks && b->chunk) {
         s.bits = b->marks->bits;
         s.chunks = b->marks->rows >> ECS_MARK_SHIFT;
+        if (b->also) {
+            size_t also_chunks = b->also->rows >> ECS_MARK_SHIFT;
+            if (also_chunks < s.chunks) s.chunks = also_chunks; /* past either's rows: compared */
+            s.also = b->also->bits;
+        }
     }
     return s;
 }
 
+/* The 64 chunks' bits of word i: marked in the block's marks or in its second ones. */
+static inline uint64_t marked_word(const spans_t *s, size_t i) {
+    return s->also ? s->bits[i] | s->also[i] : s->bits[i];
+}
+
 static inline bool chunk_marked(const spans_t *s, size_t c) {
-    return (s->bits[c >> 6] >> (c & 63u)) & 1u;
+    return (marked_word(s, c >> 6) >> (c & 63u)) & 1u;
 }
 
 static bool next_span(spans_t *s, size_t *lo, size_t *hi) {
     while (s->at < s->chunks && s->at * s->chunk < s->common) {
-        uint64_t word = s->bits[s->at >> 6] >> (s->at & 63u);
+        uint64_t word = marked_word(s, s->at >> 6) >> (s->at & 63u);
         if (!word) {
             s->at = (s->at | 63u) + 1u;
             continue;
@@ -392,12 +402,12 @@ uint32_t ecs_snap_pool_blocks(ecs_snap_block_t *b, const void *o, const void *w,
     size_t n = ((const ecs_sparse_t *)(const void *)((const char *)o + c->sparse_offset))->count;
     size_t member = set->keeps_ids ? sizeof *set->id : sizeof *set->index;
     void *members = set->keeps_ids ? (void *)set->id : (void *)set->index;
-    b[0] = (ecs_snap_block_t){ members, n * member, &set->marks, ECS_MARK_ROWS * member };
+    b[0] = (ecs_snap_block_t){ members, n * member, &set->marks, ECS_MARK_ROWS * member, NULL };
     const ecs_marks_t *marks = (const ecs_marks_t *)(const void *)((const char *)w + c->marks_offset);
     uint32_t columns = ecs_meta_column_count(c);
     for (uint32_t k = 0; k < columns; k++) {
         size_t stride = ecs_meta_column_stride(&c->fields[k]);
-        b[1 + k] = (ecs_snap_block_t){ ecs_meta_column(w, &c->fields[k]), n * stride, marks, ECS_MARK_ROWS * stride };
+        b[1 + k] = (ecs_snap_block_t){ ecs_meta_column(w, &c->fields[k]), n * stride, marks, ECS_MARK_ROWS * stride, NULL };
     }
     return 1u + columns;
 }

@@ -17,19 +17,25 @@
 #include "ecs_marks.h"
 
 /* A block of a world: its address and its live bytes; and, for an array whose writes are
- * marked (ecs_marks.h), its marks and the bytes of 16 rows (one mark bit), else NULL and 0. */
+ * marked (ecs_marks.h), its marks and the bytes of 16 rows (one mark bit), else NULL and 0.
+ * `also` (NULL: none): marks whose set bits count as the block's too, bit for bit (the
+ * entity table's, for a slot pool's rows: a slot's chunk there covers its rows in every slot
+ * pool, so that spawn and destroy, whose create and destroy mark the slot, test no mark per
+ * slot pool); past the rows either covers, the block is compared whole. */
 typedef struct ecs_snap_block {
     void *data;
     size_t size;
     const ecs_marks_t *marks;
     size_t chunk;
+    const ecs_marks_t *also;
 } ecs_snap_block_t;
 
-/* The block of array a (n live elements), compared whole; and the one whose writes are marked
- * in m (one bit per 16 elements, the rows). */
-#define ECS_SNAP_WHOLE(a, n) ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), NULL, 0 })
-#define ECS_SNAP_MARKED(a, n, m) \
-    ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), &(m), ECS_MARK_ROWS * sizeof *(a) })
+/* The block of array a (n live elements), compared whole; the one whose writes are marked in
+ * m (one bit per 16 elements, the rows); and the one marked in m and in `also` as well. */
+#define ECS_SNAP_WHOLE(a, n) ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), NULL, 0, NULL })
+#define ECS_SNAP_MARKED(a, n, m) ECS_SNAP_MARKED_ALSO(a, n, m, NULL)
+#define ECS_SNAP_MARKED_ALSO(a, n, m, also) \
+    ((ecs_snap_block_t){ (void *)(uintptr_t)(a), (size_t)(n) * sizeof *(a), &(m), ECS_MARK_ROWS * sizeof *(a), (also) })
 
 typedef struct ecs_snap_buf {
     unsigned char *data;

@@ -229,6 +229,18 @@ class Component:
         return bool(self.shape) and not self.shape.small
 
     @property
+    def insert_unmarked_fn(self):
+        """Slot storage: the insert that leaves the change mark to its caller (spawn, whose
+        create marked the slot; the change function, which marks it)."""
+        return self.names.internal(self.name, "insert", "unmarked")
+
+    @property
+    def erase_unmarked_fn(self):
+        """Slot storage: the erase that leaves the change mark to its caller (destroy, which
+        marks the slot; the change function, which marks it)."""
+        return self.names.internal(self.name, "erase", "unmarked")
+
+    @property
     def table_insert_fn(self):
         """The insert spawn's bodies and the change function call, (w, k, e, value): its
         shape's, or (slot storage, relations) its own over the header's insert."""

@@ -14,7 +14,9 @@ from collections import namedtuple
 # bytes of 16 rows (one mark bit) when a row is not one element of data (None: it is).
 # pool: the sparse component whose pool the block is part of: the blocks function lists these
 # from the metadata table (ecs_snap_pool_blocks), so only `what` is set; None for the others.
-Block = namedtuple("Block", "what data count marks chunk pool", defaults=(None, None, None))
+# also: second marks whose bits count as the block's (ecs_snap_block_t): the entity table's for
+# a slot pool's rows, which a slot insert or erase marks by marking the slot there.
+Block = namedtuple("Block", "what data count marks chunk pool also", defaults=(None, None, None, None))
 ENTITY_MARKS = "w->entities.marks"
 
 
@@ -61,7 +63,8 @@ class Snapshot:
             for c in s.slotted_data:
                 for col in _columns(c):
                     data = f"w->components.{c.name}.{col}"
-                    out.append(Block(f"{c.name}.{col} (slot rows)", data, rows, c.marks(f"w->components.{c.name}.")))
+                    out.append(Block(f"{c.name}.{col} (slot rows)", data, rows, c.marks(f"w->components.{c.name}."),
+                                     also=ENTITY_MARKS))
         if s.groups:
             out.append(Block("pending group members", "w->pending.ids", "o->pending.count"))
         out.append(Block("deferred commands", "w->deferred.commands", "o->deferred.count"))
