@@ -270,13 +270,20 @@ static double W(churn_others)(size_t n) {
     return W(churn_among)(n, true);
 }
 
-static double W(add_remove)(size_t n) {
+/* Each entity gains extra and loses it again, lap after lap; the last lap is timed. The
+ * first lap also pays for the pool's sparse pages, allocated and faulted in as the ids climb;
+ * a lap after it finds them there and touched, as the baseline finds its sparse array (made
+ * and filled before its clock starts): docs/performance.md, "Create, churn and memory". */
+static double W(add_remove_laps)(size_t n, int laps) {
     ecs_entity_t *ids = xmalloc(n * sizeof *ids);
     S(world_t) *w = W(populate)(n, ids, 0);
-    double t0 = now_ns();
-    for (size_t k = 0; k < n; k++) {
-        S(add_extra)(w, ids[k], (S(extra_t)){ 1.0f });
-        S(remove_extra)(w, ids[k]);
+    double t0 = 0;
+    for (int lap = 0; lap < laps; lap++) {
+        if (lap == laps - 1) t0 = now_ns();
+        for (size_t k = 0; k < n; k++) {
+            S(add_extra)(w, ids[k], (S(extra_t)){ (float)lap });
+            S(remove_extra)(w, ids[k]);
+        }
     }
     double t = now_ns() - t0;
     if (S(count_extra)(w) != 0) fail("add+remove: extra left behind");
@@ -285,27 +292,12 @@ static double W(add_remove)(size_t n) {
     return t / (double)n;
 }
 
-/* add+remove as above, after a first lap (untimed) has added and removed extra on every
- * entity: the pool's sparse pages are there and touched, as the baseline's sparse array is
- * (it is made and filled before its clock starts). The row above pays for those pages too:
- * their allocation and the system's first touch of each 4 KiB (docs/performance.md). */
+static double W(add_remove)(size_t n) {
+    return W(add_remove_laps)(n, 1);
+}
+
 static double W(add_remove_again)(size_t n) {
-    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
-    S(world_t) *w = W(populate)(n, ids, 0);
-    for (size_t k = 0; k < n; k++) {
-        S(add_extra)(w, ids[k], (S(extra_t)){ 1.0f });
-        S(remove_extra)(w, ids[k]);
-    }
-    double t0 = now_ns();
-    for (size_t k = 0; k < n; k++) {
-        S(add_extra)(w, ids[k], (S(extra_t)){ 2.0f });
-        S(remove_extra)(w, ids[k]);
-    }
-    double t = now_ns() - t0;
-    if (S(count_extra)(w) != 0) fail("add+remove again: extra left behind");
-    S(world_free)(w);
-    free(ids);
-    return t / (double)n;
+    return W(add_remove_laps)(n, 2);
 }
 
 /* add+remove of data, which the query move_data owns, a frame at a time: every entity is in
