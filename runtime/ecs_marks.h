@@ -69,7 +69,7 @@ static ECS_ALWAYS_INLINE void ecs_marks_leave(ecs_marks_t *m, ecs_marks_t *also,
 
 /* Rows a and b (a <= b; the same row for one) were written in the array `m` marks and in
  * the one `also` marks (NULL: none; covering no more rows than m): a group's move of a member
- * and its values, a slot's mask and row. One compare while no snapshot is taken. */
+ * and its values (a swap or fill in a sparse set). One compare while no snapshot is taken. */
 void ecs_marks_moved(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b);
 static ECS_ALWAYS_INLINE void ecs_marks_move(ecs_marks_t *m, ecs_marks_t *also, uint32_t a, uint32_t b) {
     if (a < ECS_MARKS_COVER(m)) ecs_marks_moved(m, also, a, b); /* (a >= m's rows: b and also's too) */

@@ -117,7 +117,6 @@ static void fill_then_remove(pool_t *p, uint32_t row) {
     ecs_sparse_remove_marking(&p->set, e, last, &p->marks);
 }
 
-
 /* Every difference from the copy is marked, in the set's marks (members) and the column's. */
 static void check_marks_cover(const pool_t *p) {
     CHECK(p->marks.rows <= p->set.marks.rows);
