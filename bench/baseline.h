@@ -34,6 +34,11 @@ static inline float base_get_x(const base_world_t *w, uint64_t e) {
     uint32_t slot = (uint32_t)e;
     return slot < w->used && w->generation[slot] == (uint32_t)(e >> 32) ? w->px[slot] : 0.0f;
 }
+/* position.x + position.y of a live e (0 for a stale id): every field of the component. */
+static inline float base_get_xy(const base_world_t *w, uint64_t e) {
+    uint32_t slot = (uint32_t)e;
+    return slot < w->used && w->generation[slot] == (uint32_t)(e >> 32) ? w->px[slot] + w->py[slot] : 0.0f;
+}
 size_t base_memory(const base_world_t *w);
 
 void base_sparse_init(base_sparse_t *s, uint32_t slots);

@@ -325,12 +325,20 @@ static double W(add_remove_owned)(size_t n) {
     return t / (double)n;
 }
 
-/* Gets position of every id in ids[0..n), in random order; the time per get. Frees w and ids. */
-static double W(time_gets)(S(world_t) *w, ecs_entity_t *ids, size_t n) {
+/* Gets position of every id in ids[0..n), in random order, reading x, or every field (x + y:
+ * soa reads a line per field, struct one row); the time per get. Frees w and ids. */
+static double W(time_gets)(S(world_t) *w, ecs_entity_t *ids, size_t n, bool every_field) {
     shuffle(ids, n);
     float sum = 0;
     double t0 = now_ns();
-    for (size_t k = 0; k < n; k++) sum += S(get_position)(w, ids[k]).x;
+    if (every_field) {
+        for (size_t k = 0; k < n; k++) {
+            S(position_t) p = S(get_position)(w, ids[k]);
+            sum += p.x + p.y;
+        }
+    } else {
+        for (size_t k = 0; k < n; k++) sum += S(get_position)(w, ids[k]).x;
+    }
     double t = now_ns() - t0;
     sink += sum;
     S(world_free)(w);
@@ -342,7 +350,13 @@ static double W(time_gets)(S(world_t) *w, ecs_entity_t *ids, size_t n) {
 static double W(random_get)(size_t n) {
     ecs_entity_t *ids = xmalloc(n * sizeof *ids);
     S(world_t) *w = W(populate)(n, ids, 0);
-    return W(time_gets)(w, ids, n);
+    return W(time_gets)(w, ids, n, false);
+}
+
+static double W(random_get_every_field)(size_t n) {
+    ecs_entity_t *ids = xmalloc(n * sizeof *ids);
+    S(world_t) *w = W(populate)(n, ids, 0);
+    return W(time_gets)(w, ids, n, true);
 }
 
 /* Random get in a world whose position rows no longer follow the slots: every entity lost
@@ -356,7 +370,7 @@ static double W(random_get_shuffled)(size_t n) {
         S(position_t) p = S(get_position)(w, ids[k]);
         if (!S(remove_position)(w, ids[k]) || !S(add_position)(w, ids[k], p)) fail("get, shuffled: remove or add failed");
     }
-    return W(time_gets)(w, ids, n);
+    return W(time_gets)(w, ids, n, false);
 }
 
 static double W(create_destroy)(size_t n) {
@@ -419,6 +433,7 @@ static const workload_t W(workloads)[] = {
     { "add+remove, owned by a query", "ns/pair", W(add_remove_owned), base_add_remove, false },
     { "random get by id", "ns/get", W(random_get), base_random_get, false },
     { "random get, rows shuffled", "ns/get", W(random_get_shuffled), base_random_get, false },
+    { "random get by id, every field", "ns/get", W(random_get_every_field), base_random_get_every_field, false },
     { "memory P+V", "bytes/entity", W(memory), base_memory_n, true },
     { "seed: spawn, then add P, V", "ns/entity", W(create_then_add), base_create_n, false },
     { "memory P+V, spawn then add", "bytes/entity", W(memory_then_add), base_memory_n, true },
