@@ -6,7 +6,7 @@
 
 #include "ecs_alloc.h"
 
-void ecs_marks_reset(ecs_marks_t *m, uint32_t rows) {
+void (ecs_marks_reset)(ecs_marks_t *m, uint32_t rows) {
 #ifdef ECS_NO_CHANGE_MARKS
     rows = 0; /* cover none: every take compares all (ecs_marks.h) */
 #endif

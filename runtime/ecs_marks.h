@@ -13,10 +13,12 @@
  * leaving lowers it with the count, ecs_marks_leave): so an append, which writes at the
  * count, needs no mark and costs nothing, and only writes into rows already there do.
  *
- * Built with ECS_NO_CHANGE_MARKS defined (runtime and generated code alike), marks cover no
- * row ever: writes test nothing and every take compares the whole world, as before marks
- * existed. Correct, and slower to record: it is there to measure what the marks cost a world
- * that never takes a snapshot (docs/performance.md, "Flight recorder"). */
+ * Built with ECS_NO_CHANGE_MARKS defined, marks cover no row ever: writes test nothing and
+ * every take compares the whole world, as before marks existed. Correct, and slower to
+ * record: for a program that never takes a snapshot, and to measure what the marks cost
+ * (docs/performance.md, "Flight recorder"). Defining it for the generated code alone, over a
+ * runtime built without it (as installed), is as correct: the generated resets go through
+ * the macro ecs_marks_reset below and cover no row (tests/api/test_marks_off.c). */
 #ifndef ECS_MARKS_H
 #define ECS_MARKS_H
 
@@ -76,8 +78,14 @@ static ECS_ALWAYS_INLINE void ecs_marks_move(ecs_marks_t *m, ecs_marks_t *also, 
 }
 
 /* Clears the marks and covers rows 0..rows-1 (rounded down to 16); when the bits cannot grow
- * (out of memory) covers none, which stays correct (everything is compared). */
-void ecs_marks_reset(ecs_marks_t *m, uint32_t rows);
+ * (out of memory) covers none, which stays correct (everything is compared). (The name in
+ * parentheses: not the macro below.) */
+void (ecs_marks_reset)(ecs_marks_t *m, uint32_t rows);
+#ifdef ECS_NO_CHANGE_MARKS
+/* Code built without marks covers no row at its resets, whether or not the runtime it calls
+ * was built so too: its writes mark nothing, so its takes must trust no mark. */
+#define ecs_marks_reset(m, rows) ((void)(rows), (ecs_marks_reset)((m), 0u))
+#endif
 void ecs_marks_fini(ecs_marks_t *m);
 /* A number no earlier call returned, in any thread: a world's marks get a new one at each
  * reset, and a snapshot or recorder trusts them only while the world's is the one it saw. */
