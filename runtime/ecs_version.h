@@ -7,11 +7,11 @@
 
 #define ECS_VERSION_MAJOR 0
 #define ECS_VERSION_MINOR 6
-#define ECS_VERSION_PATCH 0
+#define ECS_VERSION_PATCH 1
 
 #define ECS_VERSION_TEXT__(x) #x
 #define ECS_VERSION_TEXT_(x) ECS_VERSION_TEXT__(x)
-/* "0.6.0" */
+/* "0.6.1" */
 #define ECS_VERSION_STRING                                                                        \
     ECS_VERSION_TEXT_(ECS_VERSION_MAJOR) "." ECS_VERSION_TEXT_(ECS_VERSION_MINOR) "." ECS_VERSION_TEXT_(ECS_VERSION_PATCH)
 
