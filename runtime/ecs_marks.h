@@ -43,6 +43,14 @@ typedef struct ecs_marks {
 #define ECS_MARKS_COVER(m) ((m)->rows)
 #endif
 
+/* 1, or 0 without marks: the slot masks' written bit (generated code: a slot add or remove
+ * sets it in its mask word's store, a take turns it into marks) is this shifted to the top. */
+#ifdef ECS_NO_CHANGE_MARKS
+#define ECS_MARKS_WRITTEN 0u
+#else
+#define ECS_MARKS_WRITTEN 1u
+#endif
+
 static ECS_ALWAYS_INLINE void ecs_mark(ecs_marks_t *m, uint32_t row) {
     if (__builtin_expect(row < ECS_MARKS_COVER(m), 0)) m->bits[row >> (ECS_MARK_SHIFT + 6u)] |= UINT64_C(1) << ((row >> ECS_MARK_SHIFT) & 63u);
 }

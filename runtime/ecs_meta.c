@@ -30,7 +30,7 @@ static bool ecs_meta_slot_has(const void *w, const ecs_meta_component_t *c, uint
     const ecs_meta_schema_t *s = c->schema;
     const unsigned char *mask;
     memcpy(&mask, (const char *)w + s->slot_mask_offset, sizeof mask);
-    uint32_t bits = s->mask_word_size * 8u;
+    uint32_t bits = s->mask_word_size * 8u - 1u; /* components a word: its top bit is the slot's written mark */
     uint64_t word = 0; /* the word holding c's bit, in the machine's byte order */
     const unsigned char *at = mask + ((size_t)index * s->mask_words + c->slot_index / bits) * s->mask_word_size;
     switch (s->mask_word_size) {

@@ -106,7 +106,8 @@ typedef struct ecs_meta_schema {
     size_t entities_offset;   /* the world's ecs_entities_t */
     size_t slot_mask_offset;  /* slot storage: the world's mask array (a pointer) */
     size_t slot_count_offset; /* slot storage: the world's uint32_t per slot component */
-    uint32_t mask_word_size;  /* slot storage: bytes of one mask word (1, 2, 4 or 8) */
+    uint32_t mask_word_size;  /* slot storage: bytes of one mask word (1, 2, 4 or 8): 8 x that - 1
+                               * components in each, the top bit the slot's written mark */
     uint32_t mask_words;      /* slot storage: words of one entity's mask */
 } ecs_meta_schema_t;
 

@@ -6,12 +6,12 @@
 #define ECS_VERSION_H
 
 #define ECS_VERSION_MAJOR 0
-#define ECS_VERSION_MINOR 6
-#define ECS_VERSION_PATCH 1
+#define ECS_VERSION_MINOR 7
+#define ECS_VERSION_PATCH 0
 
 #define ECS_VERSION_TEXT__(x) #x
 #define ECS_VERSION_TEXT_(x) ECS_VERSION_TEXT__(x)
-/* "0.6.1" */
+/* "0.7.0" */
 #define ECS_VERSION_STRING                                                                        \
     ECS_VERSION_TEXT_(ECS_VERSION_MAJOR) "." ECS_VERSION_TEXT_(ECS_VERSION_MINOR) "." ECS_VERSION_TEXT_(ECS_VERSION_PATCH)
 

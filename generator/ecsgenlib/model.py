@@ -229,16 +229,17 @@ class Component:
         return bool(self.shape) and not self.shape.small
 
     @property
-    def insert_unmarked_fn(self):
-        """Slot storage: the insert that leaves the change mark to its caller (spawn, whose
-        create marked the slot; the change function, which marks it)."""
-        return self.names.internal(self.name, "insert", "unmarked")
+    def slot_insert_fn(self):
+        """Slot storage: the insert with the mask's written bit as a parameter: add and set
+        pass the bit (the next take's mark), the table's insert 0 (spawn, whose create
+        marked the slot; the change function, which marks it)."""
+        return self.names.internal(self.name, "insert", "written")
 
     @property
-    def erase_unmarked_fn(self):
-        """Slot storage: the erase that leaves the change mark to its caller (destroy, which
-        marks the slot; the change function, which marks it)."""
-        return self.names.internal(self.name, "erase", "unmarked")
+    def slot_erase_fn(self):
+        """Slot storage: the erase with the written bit as a parameter, as slot_insert_fn
+        (remove passes it; destroy, which marks the slot, and the change function 0)."""
+        return self.names.internal(self.name, "erase", "written")
 
     @property
     def table_insert_fn(self):
@@ -334,12 +335,14 @@ class Component:
         return f"{w}->components.{self.name}.set.version"
 
     def mask_word(self, bits):
-        """Its word of an entity's slot mask, for words of `bits` bits."""
-        return self.slot_index // bits
+        """Its word of an entity's slot mask, for words of `bits` bits (the top bit of each
+        is the slot's written mark, Schema.mask_written: bits - 1 components a word)."""
+        return self.slot_index // (bits - 1)
 
     def mask_bit(self, bits):
         """Its bit in that word, as a C constant."""
-        return f"(UINT{bits}_C(1) << {self.slot_index % bits})" if bits == 64 else f"(1u << {self.slot_index % bits})"
+        at = self.slot_index % (bits - 1)
+        return f"(UINT{bits}_C(1) << {at})" if bits == 64 else f"(1u << {at})"
 
     @property
     def row_bytes(self):
@@ -787,9 +790,10 @@ class Schema:
     @property
     def mask_bits(self):
         """The bits of one word of an entity's slot mask: the smallest word that holds every
-        slot component's bit, up to 64 (then several words)."""
+        slot component's bit and the written mark (mask_written), up to 64 (then several
+        words, each with its mark)."""
         n = len(self.slotted)
-        return next((b for b in (8, 16, 32) if n <= b), 64)
+        return next((b for b in (8, 16, 32) if n < b), 64)
 
     @property
     def mask_type(self):
@@ -797,8 +801,18 @@ class Schema:
 
     @property
     def mask_words(self):
-        """The words of one entity's slot mask."""
-        return -(-len(self.slotted) // self.mask_bits)
+        """The words of one entity's slot mask: 63 components in each but the last."""
+        return -(-len(self.slotted) // (self.mask_bits - 1))
+
+    @property
+    def mask_written(self):
+        """C constant: the top bit of every slot mask word, set by each add and remove of a
+        slot component in the store that changes its bit (no test: ecs_marks.h's marks cost
+        a compare). A take turns the bits into the entity table's change marks and clears
+        them (the snapshot part's fold); every other reader tests its own bits only. 0
+        without marks (ECS_NO_CHANGE_MARKS)."""
+        bits = self.mask_bits
+        return f"((uint64_t)ECS_MARKS_WRITTEN << 63)" if bits == 64 else f"(ECS_MARKS_WRITTEN << {bits - 1})"
 
     @property
     def pooled_data(self):

@@ -37,6 +37,7 @@ class Snapshot:
         self.block_count = schema.upper_internal("SNAP_BLOCKS")
         self.save_frame_fn = n.internal("snap", "frame", "world")
         self.marks_reset_fn = n.internal("snap", "marks", "reset")
+        self.fold_fn = n.internal("snap", "marks", "fold")
         self.check_marks_fn = n.internal("snap", "check", "marks")
 
     def names(self):

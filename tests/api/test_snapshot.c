@@ -350,6 +350,54 @@ static void test_recorder(void) {
     game_world_free(w);
 }
 
+/* A slot add or remove alone, in a chunk of slots nothing else wrote since the last take:
+ * the written bit its store sets in the slot's mask word is all that marks it, turned into
+ * the slot's change mark by the next take, record or restore (0.7.0). sw's s0 and s1 sit in
+ * the first mask word, s69 in the second. */
+static void test_slot_writes_marked(void) {
+    enum { N = 256 };
+    sw_world_t *w = sw_world_new();
+    static ecs_entity_t ids[N];
+    for (int k = 0; k < N; k++) ids[k] = sw_spawn(w, &(sw_spawn_desc_t){ .s0 = &(sw_s0_t){ k } });
+    sw_snapshot_t *base = sw_snapshot_new(), *inc = sw_snapshot_new();
+    sw_recorder_t *rec = sw_recorder_new(4);
+    CHECK(w && base && inc && rec && sw_snapshot_take(w, base));
+    uint64_t taken = sw_world_hash(w);
+    CHECK(sw_add_s1(w, ids[100], (sw_s1_t){ 7 }) && sw_add_s69(w, ids[200], (sw_s69_t){ 9 }));
+    CHECK(sw_snapshot_take_since(w, inc, base)); /* keeps slots 100 and 200, compares nothing else */
+    uint64_t added = sw_world_hash(w);
+    CHECK(added != taken);
+    CHECK(sw_snapshot_restore(w, base)); /* the last take: writes back the marked rows only */
+    CHECK_EQ(sw_world_hash(w), taken);
+    CHECK(!sw_has_s1(w, ids[100]) && !sw_has_s69(w, ids[200]));
+    CHECK(sw_snapshot_restore(w, inc));
+    CHECK_EQ(sw_world_hash(w), added);
+    CHECK(sw_has_s1(w, ids[100]) && sw_get_s69(w, ids[200]).v == 9);
+
+    CHECK(sw_snapshot_take(w, base));
+    CHECK(sw_remove_s0(w, ids[50]));
+    CHECK(sw_snapshot_restore(w, base));
+    CHECK_EQ(sw_world_hash(w), added);
+    CHECK(sw_has_s0(w, ids[50]) && sw_get_s0(w, ids[50]).v == 50);
+
+    CHECK(sw_recorder_record(rec, w));
+    CHECK(sw_remove_s0(w, ids[60]));
+    CHECK(sw_recorder_record(rec, w)); /* compares only what is marked with the frame before */
+    uint64_t removed = sw_world_hash(w);
+    CHECK(sw_add_s0(w, ids[60], (sw_s0_t){ -1 }));
+    CHECK(sw_recorder_restore(rec, w, 0));
+    CHECK_EQ(sw_world_hash(w), removed);
+    CHECK(!sw_has_s0(w, ids[60]));
+    CHECK(sw_recorder_restore(rec, w, 1));
+    CHECK_EQ(sw_world_hash(w), added);
+    CHECK(sw_has_s0(w, ids[60]) && sw_get_s0(w, ids[60]).v == 60);
+
+    sw_recorder_free(rec);
+    sw_snapshot_free(inc);
+    sw_snapshot_free(base);
+    sw_world_free(w);
+}
+
 int main(void) {
     test_take_restore();
     test_incremental();
@@ -357,5 +405,6 @@ int main(void) {
     test_other_schema();
     test_kitchen();
     test_recorder();
+    test_slot_writes_marked();
     return check_finish("test_snapshot");
 }
